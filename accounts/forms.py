@@ -1,0 +1,64 @@
+"""Sign-up form: checks what a person typed; the rules themselves live in the services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import password_validation
+
+from accounts.models import User
+from timelines import exceptions, keys
+from timelines import services as timelines_services
+
+
+class SignUpForm(forms.Form):
+    username = forms.CharField(
+        label="Username",
+        max_length=keys.MAX_LOGIN_LENGTH,
+        help_text=exceptions.INVALID_LOGIN,
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none", "autofocus": True}),
+    )
+    name = forms.CharField(
+        label="Display name", max_length=keys.MAX_NAME_LENGTH, widget=forms.TextInput(attrs={"autocomplete": "name"})
+    )
+    email = forms.EmailField(
+        label="E-mail (optional)", required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Confirm password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+
+    def clean_username(self) -> str:
+        try:
+            login = timelines_services.clean_login(self.cleaned_data["username"])
+        except exceptions.InvalidLogin as error:
+            raise forms.ValidationError(error.message) from None
+        if User.objects.filter(username__iexact=login).exists():
+            raise forms.ValidationError(exceptions.LOGIN_TAKEN)
+        return login
+
+    def clean_name(self) -> str:
+        try:
+            return timelines_services.clean_name(self.cleaned_data["name"])
+        except exceptions.InvalidName as error:
+            raise forms.ValidationError(error.message) from None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        password1, password2 = cleaned.get("password1"), cleaned.get("password2")
+        if password1 and password2 and password1 != password2:
+            self.add_error("password2", "The two passwords differ.")
+        elif password1:
+            candidate = User(username=cleaned.get("username", ""), email=cleaned.get("email", ""))
+            try:
+                password_validation.validate_password(password1, candidate)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned

@@ -1,0 +1,63 @@
+"""Test set-up shared by every app: a real Redis for the session, flushed before each test.
+
+Tests never touch the developer's data: unless ``TEST_REDIS_URL`` names a server to use (it is flushed!),
+the session starts its own embedded Redis in a temporary directory. Child processes the tests start (RQ
+workers, daphne) inherit ``REDIS_URL`` and ``SOCIALSITE_VAR_DIR`` and so use the same server.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from socialsite import embedded_redis, redis_client
+
+_session: dict[str, object] = {}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    var_dir = Path(tempfile.mkdtemp(prefix="socialsite-test-"))
+    _session["var_dir"] = var_dir
+    url = os.environ.get("TEST_REDIS_URL")
+    if url:
+        _session["embedded"] = None
+    else:
+        _session["embedded"] = var_dir / "redis"
+        url = embedded_redis.ensure_running(var_dir / "redis")
+    os.environ["SOCIALSITE_VAR_DIR"] = str(var_dir)
+    os.environ["REDIS_URL"] = url
+    settings.VAR_DIR = var_dir
+    settings.EMBEDDED_REDIS_DIR = None
+    settings.REDIS_URL = url
+    settings.RQ_QUEUES = {"default": {**settings.RQ_QUEUES["default"], "URL": url}}
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": url}}
+    # A file database, so threads and child processes see the same rows as the test.
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(var_dir / "test-db.sqlite3")
+    settings.STATIC_ROOT = var_dir / "staticfiles"
+    settings.STATIC_ROOT.mkdir()
+    # Password hashing is deliberately slow; tests check behaviour, not the hasher.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    redis_client.reset()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    redis_client.reset()
+    if _session.get("embedded"):
+        embedded_redis.stop(_session["embedded"])  # type: ignore[arg-type]
+    if _session.get("var_dir"):
+        shutil.rmtree(_session["var_dir"], ignore_errors=True)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=True)
+def redis_db():
+    """The session's Redis, emptied before the test. Fails (never skips) when Redis is unreachable."""
+    client = redis_client.get_redis()
+    client.ping()
+    client.flushall()
+    yield client

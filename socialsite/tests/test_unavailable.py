@@ -1,0 +1,36 @@
+"""When Redis is unreachable, pages answer 503 with a readable message instead of a traceback."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from socialsite import redis_client
+
+
+@pytest.fixture
+def redis_gone(settings, tmp_path):
+    settings.REDIS_URL = f"unix://{tmp_path}/nothing-listens-here.sock"
+    redis_client.reset()
+    yield
+    redis_client.reset()
+
+
+@pytest.mark.django_db
+def test_pages_answer_503_with_a_readable_message_when_redis_is_down(redis_gone):
+    client = Client()
+    client.force_login(User.objects.create_user(username="vic", password="x-long-password"))
+    for path in ("/", "/@someone"):
+        response = client.get(path)
+        assert response.status_code == 503
+        body = response.content.decode()
+        assert "temporarily unavailable" in body and "Traceback" not in body
+        assert response["Retry-After"]
+
+
+@pytest.mark.django_db
+def test_json_clients_get_a_json_503(redis_gone):
+    response = Client().get("/@someone", HTTP_ACCEPT="application/json")
+    assert response.status_code == 503
+    assert response.json()["error"] == "service_unavailable"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TimelinesConfig(AppConfig):
+    name = "timelines"
+    verbose_name = "Timelines"

@@ -1,0 +1,63 @@
+"""Domain errors of the social graph. Views map each to a form error or a 4xx; messages are constants
+so tests and views can refer to them."""
+
+from __future__ import annotations
+
+from timelines import keys
+
+LOGIN_TAKEN = "That username is taken."
+INVALID_LOGIN = f"Usernames are 1 to {keys.MAX_LOGIN_LENGTH} characters: letters, digits and underscores."
+INVALID_NAME = f"Display names are 1 to {keys.MAX_NAME_LENGTH} characters."
+UNKNOWN_USER = "No such user."
+STATUS_NOT_FOUND = "No such post."
+EMPTY_MESSAGE = "Write something before posting."
+MESSAGE_TOO_LONG = f"Posts are at most {keys.MAX_MESSAGE_LENGTH} characters."
+INVALID_STATUS_DATA = "That post carries data that cannot be stored."
+CANNOT_FOLLOW_SELF = "You cannot follow yourself."
+NOT_OWNER = "Only the author can delete a post."
+
+
+class TimelineError(Exception):
+    """Base of every error the timelines services and selectors raise on purpose."""
+
+    default_message = "The request could not be completed."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class LoginTaken(TimelineError):
+    default_message = LOGIN_TAKEN
+
+
+class InvalidLogin(TimelineError):
+    default_message = INVALID_LOGIN
+
+
+class InvalidName(TimelineError):
+    default_message = INVALID_NAME
+
+
+class UnknownUser(TimelineError):
+    default_message = UNKNOWN_USER
+
+
+class StatusNotFound(TimelineError):
+    default_message = STATUS_NOT_FOUND
+
+
+class InvalidMessage(TimelineError):
+    default_message = EMPTY_MESSAGE
+
+
+class InvalidStatusData(TimelineError):
+    default_message = INVALID_STATUS_DATA
+
+
+class CannotFollowSelf(TimelineError):
+    default_message = CANNOT_FOLLOW_SELF
+
+
+class NotOwner(TimelineError):
+    default_message = NOT_OWNER

@@ -1,0 +1,21 @@
+"""``manage.py rqworker``: django-rq's worker, started after the embedded Redis is up.
+
+Overrides django-rq's command of the same name (this app comes first in INSTALLED_APPS) only to make sure
+the site's Redis runs before the worker connects; everything else, options included, is django-rq's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django_rq.management.commands.rqworker import Command as DjangoRQWorkerCommand
+
+from socialsite.redis_client import redis_url
+
+
+class Command(DjangoRQWorkerCommand):
+    help = "Run an RQ worker for socialsite's deferred work (fan-out). Use --burst to drain the queue and exit."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        redis_url()
+        super().handle(*args, **options)

@@ -1,0 +1,42 @@
+"""Plain records the selectors hand to views, templates and API callers: nothing here queries anything."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Fields every status hash has; anything else came in as extra data (book listing 8.2's **data).
+CORE_STATUS_FIELDS = frozenset({"id", "uid", "login", "name", "message", "posted"})
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A user's public profile, as stored in ``user:{uid}`` (book figure 8.1)."""
+
+    id: int
+    login: str
+    name: str
+    followers: int
+    following: int
+    posts: int
+    signup: float
+
+    @classmethod
+    def from_hash(cls, fields: dict[str, str]) -> User:
+        return cls(
+            id=int(fields["id"]),
+            login=fields["login"],
+            name=fields.get("name") or fields["login"],
+            followers=int(fields.get("followers", 0)),
+            following=int(fields.get("following", 0)),
+            posts=int(fields.get("posts", 0)),
+            signup=float(fields.get("signup", 0.0)),
+        )
+
+
+def status_from_hash(fields: dict[str, str]) -> dict[str, object]:
+    """A status as callers see it: the stored hash with ``id``/``uid`` as ints and ``posted`` as a float."""
+    status: dict[str, object] = dict(fields)
+    status["id"] = int(fields["id"])
+    status["uid"] = int(fields["uid"])
+    status["posted"] = float(fields["posted"])
+    return status

@@ -1,0 +1,18 @@
+-- Records a new status on its author: profile timeline, the author's own home timeline (trimmed), and the
+-- posts counter, which is set from the profile's size so it can never drift. All keys share the author's slot.
+-- KEYS[1]  profile:{uid}   ZSET
+-- KEYS[2]  home:{uid}      ZSET
+-- KEYS[3]  user:{uid}      HASH
+-- ARGV[1]  status id
+-- ARGV[2]  posted time (score)
+-- ARGV[3]  HOME_TIMELINE_SIZE
+-- returns  the author's post count, or -1 if the user hash does not exist (nothing written)
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  return -1
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -tonumber(ARGV[3]) - 1)
+local posts = redis.call('ZCARD', KEYS[1])
+redis.call('HSET', KEYS[3], 'posts', posts)
+return posts

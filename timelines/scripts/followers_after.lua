@@ -1,0 +1,30 @@
+-- Reads the next batch of a follower ZSET after a cursor, in ZSET order (score, then member). Used by
+-- fan-out jobs, which resume from the last follower they reached: unlike a rank, the cursor does not shift
+-- when earlier followers leave, and unlike a bare score (the book's listing 8.7) it cannot loop or skip on
+-- followers that share a score.
+-- KEYS[1]  followers:{uid}   ZSET
+-- ARGV[1]  cursor score ("-inf" to start from the beginning)
+-- ARGV[2]  cursor member ("" to start from the beginning)
+-- ARGV[3]  batch size
+-- returns  {member, score, member, score, ...} after the cursor, at most batch size pairs
+local key = KEYS[1]
+local count = tonumber(ARGV[3])
+local start = 0
+if ARGV[2] ~= '' then
+  local score = tonumber(ARGV[1])
+  local rank = redis.call('ZRANK', key, ARGV[2])
+  local current = redis.call('ZSCORE', key, ARGV[2])
+  if rank and current and tonumber(current) == score then
+    start = rank + 1
+  else
+    -- The cursor's follower has left (or re-followed later): count what sorts before (score, member).
+    start = redis.call('ZCOUNT', key, '-inf', '(' .. ARGV[1])
+    local ties = redis.call('ZRANGEBYSCORE', key, ARGV[1], ARGV[1])
+    for _, member in ipairs(ties) do
+      if member <= ARGV[2] then
+        start = start + 1
+      end
+    end
+  end
+end
+return redis.call('ZRANGE', key, start, start + count - 1, 'WITHSCORES')

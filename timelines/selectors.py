@@ -1,0 +1,113 @@
+"""Reads of the social graph: timelines, statuses, users and follow lists (book sections 8.2 and 8.3).
+
+Selectors return plain data (dicts for statuses, ``records.User`` for users) and never write. A timeline page
+costs two round trips whatever its size: one script for the ids, one pipeline for the status hashes.
+"""
+
+from __future__ import annotations
+
+from timelines import exceptions, keys, store
+from timelines.records import User, status_from_hash
+
+# How many extra reads a page may spend replacing statuses deleted since their id was written (zombies).
+MAX_REFILL_READS = 3
+
+
+def _clamp_count(count: int) -> int:
+    return max(1, min(int(count), keys.MAX_PAGE_SIZE))
+
+
+def get_status_messages(
+    *,
+    uid: int,
+    timeline: str = "home",
+    page: int = 1,
+    count: int = keys.DEFAULT_PAGE_SIZE,
+    max_id: int | None = None,
+    since_id: int | None = None,
+) -> list[dict[str, object]]:
+    """A page of statuses from ``uid``'s ``"home"`` or ``"profile"`` timeline, newest first (book listing 8.3).
+
+    Two ways to page: ``page``/``count`` like the book, or cursors that stay stable while new statuses arrive:
+    ``max_id`` returns statuses older than that id and ``since_id`` statuses newer than it (both exclusive),
+    so the next page is ``max_id=<last id returned>``. Deleted statuses are never returned; on a first page or
+    a cursor page, their places are filled from further down the timeline. Raises ``UnknownUser``.
+    """
+    if page < 1:
+        raise ValueError("page starts at 1")
+    count = _clamp_count(count)
+    key, user_key = keys.timeline(timeline, uid), keys.user(uid)
+    offset = (page - 1) * count
+    statuses: list[dict[str, object]] = []
+    cursor = max_id or 0
+    for _ in range(1 + MAX_REFILL_READS):
+        wanted = count - len(statuses)
+        ids = store.timeline_page(key, user_key, max_id=cursor, since_id=since_id or 0, offset=offset, count=wanted)
+        if ids is None:
+            raise exceptions.UnknownUser()
+        statuses.extend(status_from_hash(fields) for fields in store.get_statuses(ids) if fields)
+        # Refill only when paging by cursor: with page numbers the next page would repeat what a refill took.
+        if len(ids) < wanted or len(statuses) >= count or page > 1:
+            break
+        cursor, offset = ids[-1], 0
+    return statuses
+
+
+def get_status(*, status_id: int) -> dict[str, object]:
+    fields = store.get_status(status_id)
+    if not fields:
+        raise exceptions.StatusNotFound()
+    return status_from_hash(fields)
+
+
+def status_exists(*, status_id: int) -> bool:
+    return bool(store.get_status(status_id))
+
+
+def get_user(*, uid: int) -> User:
+    fields = store.get_user(uid)
+    if not fields:
+        raise exceptions.UnknownUser()
+    return User.from_hash(fields)
+
+
+def get_user_by_login(*, login: str) -> User:
+    """The user with this login, matched case-insensitively. Raises ``UnknownUser``."""
+    uid = store.get_uid_by_login((login or "").strip().lower())
+    if uid is None:
+        raise exceptions.UnknownUser()
+    return get_user(uid=uid)
+
+
+def get_users(*, uids: list[int]) -> list[User]:
+    """Users for ``uids`` in order, skipping unknown ones. One round trip."""
+    return [User.from_hash(fields) for fields in store.get_users(uids) if fields]
+
+
+def _follow_list(key: str, uid: int, page: int, count: int) -> list[User]:
+    if page < 1:
+        raise ValueError("page starts at 1")
+    count = _clamp_count(count)
+    uids = store.set_members(key, offset=(page - 1) * count, count=count)
+    if not uids:
+        get_user(uid=uid)  # an empty list is fine, an unknown user is not
+    return get_users(uids=uids)
+
+
+def get_followers(*, uid: int, page: int = 1, count: int = keys.DEFAULT_PAGE_SIZE) -> list[User]:
+    """The users following ``uid``, most recent first. Raises ``UnknownUser``."""
+    return _follow_list(keys.followers(uid), uid, page, count)
+
+
+def get_following(*, uid: int, page: int = 1, count: int = keys.DEFAULT_PAGE_SIZE) -> list[User]:
+    """The users ``uid`` follows, most recent first. Raises ``UnknownUser``."""
+    return _follow_list(keys.following(uid), uid, page, count)
+
+
+def is_following(*, uid: int, other_uid: int) -> bool:
+    return store.memberships(keys.following(uid), [other_uid]) == [True]
+
+
+def get_following_flags(*, uid: int, other_uids: list[int]) -> dict[int, bool]:
+    """For each of ``other_uids``, whether ``uid`` follows them. One round trip."""
+    return dict(zip(other_uids, store.memberships(keys.following(uid), other_uids), strict=True))

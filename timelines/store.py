@@ -1,0 +1,262 @@
+"""Plain data access for the social graph: the only timelines module that sends Redis commands.
+
+Functions here know keys and commands, not rules: services decide what to write and in which order,
+selectors decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless
+its docstring says otherwise. Lua scripts live beside this file in ``scripts/`` and are registered once per
+client; every script touches the keys of one hash slot only (see ``keys.py``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable, Sequence
+from functools import cache
+from pathlib import Path
+
+from redis import Redis
+from redis.commands.core import Script
+from redis.exceptions import WatchError
+
+from socialsite.redis_client import get_redis
+from timelines import keys
+
+SCRIPTS_DIR = Path(__file__).resolve().parent / "scripts"
+
+_registered: weakref.WeakKeyDictionary[Redis, dict[str, Script]] = weakref.WeakKeyDictionary()
+
+
+@cache
+def _script_source(name: str) -> str:
+    return (SCRIPTS_DIR / f"{name}.lua").read_text()
+
+
+def _script(name: str, client: Redis | None = None) -> Script:
+    """The registered script ``scripts/<name>.lua`` for ``client`` (EVALSHA, loaded on first miss)."""
+    client = client or get_redis()
+    per_client = _registered.setdefault(client, {})
+    script = per_client.get(name)
+    if script is None:
+        script = per_client[name] = client.register_script(_script_source(name))
+    return script
+
+
+# --- users -------------------------------------------------------------------------------------------
+
+
+def next_user_id() -> int:
+    return int(get_redis().incr(keys.USER_ID_COUNTER))
+
+
+def write_user(uid: int, fields: dict[str, str | int | float]) -> None:
+    get_redis().hset(keys.user(uid), mapping=fields)
+
+
+def claim_login(lowered_login: str, uid: int) -> bool:
+    """Map a lowercased login to ``uid`` unless it is already taken (HSETNX: one winner under any race)."""
+    return bool(get_redis().hsetnx(keys.USERS_BY_LOGIN, lowered_login, uid))
+
+
+def release_login(lowered_login: str, uid: int) -> None:
+    """Undo ``claim_login`` for ``uid`` only; a login claimed by someone else is left alone."""
+    client = get_redis()
+    with client.pipeline(transaction=True) as pipe:
+        # WATCH/MULTI: the mapping may change between the read and the delete; retry until it does not.
+        while True:
+            try:
+                pipe.watch(keys.USERS_BY_LOGIN)
+                if pipe.hget(keys.USERS_BY_LOGIN, lowered_login) != str(uid):
+                    pipe.unwatch()
+                    return
+                pipe.multi()
+                pipe.hdel(keys.USERS_BY_LOGIN, lowered_login)
+                pipe.execute()
+                return
+            except WatchError:
+                continue
+
+
+def delete_user(uid: int) -> None:
+    get_redis().delete(
+        keys.user(uid), keys.profile_timeline(uid), keys.home_timeline(uid), keys.followers(uid), keys.following(uid)
+    )
+
+
+def get_uid_by_login(lowered_login: str) -> int | None:
+    value = get_redis().hget(keys.USERS_BY_LOGIN, lowered_login)
+    return int(value) if value is not None else None
+
+
+def get_user(uid: int) -> dict[str, str]:
+    return get_redis().hgetall(keys.user(uid))
+
+
+def get_users(uids: Sequence[int]) -> list[dict[str, str]]:
+    """User hashes for ``uids``, in order; an unknown uid gives ``{}``. One pipelined round trip."""
+    if not uids:
+        return []
+    with get_redis().pipeline(transaction=False) as pipe:
+        for uid in uids:
+            pipe.hgetall(keys.user(uid))
+        return pipe.execute()
+
+
+# --- statuses ----------------------------------------------------------------------------------------
+
+
+def next_status_id() -> tuple[int, int]:
+    """A new status id and its posted time in microseconds, both strictly increasing (one script)."""
+    status_id, micros = _script("next_status_id")(keys=[keys.STATUS_ID_COUNTER])
+    return int(status_id), int(micros)
+
+
+def write_status(status_id: int, fields: dict[str, str | int | float]) -> None:
+    get_redis().hset(keys.status(status_id), mapping=fields)
+
+
+def add_to_profile(uid: int, status_id: int, posted: float) -> int:
+    """Add a status to its author's profile and home (trimmed) and reset ``posts``; -1 if no such user."""
+    return int(
+        _script("add_to_profile")(
+            keys=[keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)],
+            args=[status_id, repr(posted), keys.HOME_TIMELINE_SIZE],
+        )
+    )
+
+
+def get_status(status_id: int) -> dict[str, str]:
+    return get_redis().hgetall(keys.status(status_id))
+
+
+def get_statuses(status_ids: Sequence[int | str]) -> list[dict[str, str]]:
+    """Status hashes for ``status_ids``, in order; a deleted status gives ``{}``. One pipelined round trip."""
+    if not status_ids:
+        return []
+    with get_redis().pipeline(transaction=False) as pipe:
+        for status_id in status_ids:
+            pipe.hgetall(keys.status(int(status_id)))
+        return pipe.execute()
+
+
+def delete_status_if_owner(status_id: int, uid: int) -> tuple[str, dict[str, str]]:
+    """Delete ``status:{id}`` if ``uid`` wrote it. Returns ("deleted", old fields), ("missing", {}) or
+    ("not_owner", {})."""
+    reply = _script("delete_status")(keys=[keys.status(status_id)], args=[uid])
+    outcome, flat = reply[0], reply[1:]
+    return outcome, dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def remove_from_author(uid: int, status_id: int) -> int:
+    return int(
+        _script("remove_from_author")(
+            keys=[keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)], args=[status_id]
+        )
+    )
+
+
+# --- timelines ---------------------------------------------------------------------------------------
+
+
+def timeline_page(
+    key: str, user_key: str, *, max_id: int = 0, since_id: int = 0, offset: int = 0, count: int
+) -> list[int] | None:
+    """Status ids of one page of a timeline, newest first, or None when the user does not exist
+    (one script; see scripts/timeline_page.lua)."""
+    ids = _script("timeline_page")(keys=[key, user_key], args=[max_id, since_id, offset, count])
+    return None if ids is None else [int(status_id) for status_id in ids]
+
+
+def timeline_entries(key: str, *, min_score: float | None = None, limit: int | None = None) -> list[tuple[int, float]]:
+    """(status id, posted) pairs of a timeline, newest first, optionally only those posted at or after
+    ``min_score`` and at most ``limit`` of them."""
+    lowest = "-inf" if min_score is None else repr(min_score)
+    if limit is None:
+        pairs = get_redis().zrevrangebyscore(key, "+inf", lowest, withscores=True)
+    else:
+        pairs = get_redis().zrevrangebyscore(key, "+inf", lowest, start=0, num=limit, withscores=True)
+    return [(int(member), score) for member, score in pairs]
+
+
+def oldest_score(key: str) -> float | None:
+    pairs = get_redis().zrange(key, 0, 0, withscores=True)
+    return pairs[0][1] if pairs else None
+
+
+def timeline_size(key: str) -> int:
+    return int(get_redis().zcard(key))
+
+
+def add_to_timeline(key: str, entries: dict[int, float], *, size: int) -> None:
+    """Add (status id -> posted) entries to one timeline and trim it to its ``size`` newest entries."""
+    if not entries:
+        return
+    with get_redis().pipeline(transaction=True) as pipe:
+        pipe.zadd(key, {str(status_id): score for status_id, score in entries.items()})
+        # Trim in the same transaction so a reader never sees the timeline above its size (book 8.3).
+        pipe.zremrangebyrank(key, 0, -size - 1)
+        pipe.execute()
+
+
+def remove_from_timeline(key: str, status_ids: Iterable[int]) -> int:
+    ids = [str(status_id) for status_id in status_ids]
+    if not ids:
+        return 0
+    return int(get_redis().zrem(key, *ids))
+
+
+def push_to_home_timelines(uids: Sequence[int | str], status_id: int, posted: float) -> None:
+    """Add one status to the home timelines of ``uids`` and trim each one. One pipelined round trip;
+    ZADD and the trim are idempotent, so re-running a batch changes nothing (book listing 8.7)."""
+    if not uids:
+        return
+    member = {str(status_id): posted}
+    trim_below = -keys.HOME_TIMELINE_SIZE - 1
+    with get_redis().pipeline(transaction=False) as pipe:
+        for uid in uids:
+            home = keys.home_timeline(int(uid))
+            pipe.zadd(home, member)
+            # Trim on every insert so a burst of posts cannot grow home:{uid} without bound (book 8.4).
+            pipe.zremrangebyrank(home, 0, trim_below)
+        pipe.execute()
+
+
+# --- the follower graph ------------------------------------------------------------------------------
+
+
+def graph_add(set_key: str, user_key: str, member: int, score: float, counter: str) -> int:
+    """Add ``member`` to a followers/following set and reset the counter (1 added, 0 already, -1 no user)."""
+    return int(_script("graph_add")(keys=[set_key, user_key], args=[member, repr(score), counter]))
+
+
+def graph_remove(set_key: str, user_key: str, member: int, counter: str) -> int:
+    """Remove ``member`` from a followers/following set and reset the counter (1 removed, 0 absent)."""
+    return int(_script("graph_remove")(keys=[set_key, user_key], args=[member, counter]))
+
+
+def followers_after(uid: int, cursor: tuple[float, str] | None, count: int) -> list[tuple[str, float]]:
+    """The next ``count`` followers of ``uid`` after ``cursor`` (score, member) in ZSET order."""
+    score, member = ("-inf", "") if cursor is None else (repr(cursor[0]), cursor[1])
+    flat = _script("followers_after")(keys=[keys.followers(uid)], args=[score, member, count])
+    return [(flat[i], float(flat[i + 1])) for i in range(0, len(flat), 2)]
+
+
+def set_members(key: str, *, offset: int, count: int) -> list[int]:
+    """Members of a followers/following set, most recent first."""
+    return [int(member) for member in get_redis().zrevrange(key, offset, offset + count - 1)]
+
+
+def set_size(key: str) -> int:
+    return int(get_redis().zcard(key))
+
+
+def memberships(key: str, members: Sequence[int]) -> list[bool]:
+    """Whether each of ``members`` is in the set at ``key`` (one ZMSCORE)."""
+    if not members:
+        return []
+    return [score is not None for score in get_redis().zmscore(key, [str(member) for member in members])]
+
+
+# --- pub/sub -----------------------------------------------------------------------------------------
+
+
+def publish(channel: str, message: str) -> int:
+    return int(get_redis().publish(channel, message))

@@ -1,0 +1,172 @@
+"""Fan-out (book listing 8.7): the first POSTS_PER_PASS followers at once, the rest through real RQ workers,
+with no follower lost when a job fails or its worker is killed."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from django.conf import settings
+from rq.registry import StartedJobRegistry
+
+from socialsite.redis_client import get_job_redis, get_redis
+from timelines import jobs, keys, services
+from timelines.tests.helpers import home_timeline_of, homes_holding, run_worker_burst
+
+pytestmark = pytest.mark.slow
+
+FOLLOWERS = 2_500
+
+
+@pytest.fixture
+def star_with_fans(alice, followers_of):
+    return alice, followers_of(alice, FOLLOWERS)
+
+
+def start_worker() -> subprocess.Popen[bytes]:
+    """A worker as the run command starts it (``rqworker --with-scheduler``), in its own process group."""
+    return subprocess.Popen(
+        [sys.executable, str(settings.BASE_DIR / "manage.py"), "rqworker", "--with-scheduler", "default"],
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (RQ's work-horse calls setsid, so a process group does not cover it)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found, queue = [], [pid]
+    while queue:
+        for child in children.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child)
+    return found
+
+
+def kill_worker(process: subprocess.Popen[bytes]) -> None:
+    """kill -9 a worker and everything it started (its work-horse and scheduler)."""
+    for pid in [process.pid, *descendants(process.pid)]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        kill_worker(process)
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()
+
+
+def test_fan_out_reaches_the_first_thousand_at_once_and_everyone_after_the_worker(star_with_fans):
+    star, fans = star_with_fans
+    status_id = services.post_status(uid=star, message="to all my fans")
+
+    # Followers are reached in the order they followed: the first POSTS_PER_PASS before post_status returns.
+    assert homes_holding(fans[: keys.POSTS_PER_PASS], status_id) == keys.POSTS_PER_PASS
+    assert homes_holding(fans[keys.POSTS_PER_PASS :], status_id) == 0
+    assert jobs.get_queue().count == 1
+
+    run_worker_burst()
+
+    assert homes_holding(fans, status_id) == FOLLOWERS
+    assert jobs.get_queue().count == 0
+
+
+def test_home_timelines_never_exceed_their_size(alice, bob):
+    services.follow_user(uid=bob, other_uid=alice)
+    posted = [services.post_status(uid=alice, message=f"{i}") for i in range(keys.HOME_TIMELINE_SIZE + 15)]
+    for uid in (alice, bob):
+        assert home_timeline_of(uid) == list(reversed(posted))[: keys.HOME_TIMELINE_SIZE]
+
+
+def test_running_a_fan_out_batch_twice_changes_nothing(star_with_fans):
+    star, fans = star_with_fans
+    status_id = services.post_status(uid=star, message="once only")
+    run_worker_burst()
+    before = {fan: home_timeline_of(fan) for fan in fans[::250]}
+    posted = float(get_redis().hget(keys.status(status_id), "posted"))
+    reached = services.syndicate_status(uid=star, status_id=status_id, posted=posted)
+    assert reached == keys.POSTS_PER_PASS
+    # The follow-up batch already ran under the same job id: no second chain is queued.
+    assert jobs.get_queue().count == 0
+    assert {fan: home_timeline_of(fan) for fan in fans[::250]} == before
+
+
+def test_a_fan_out_job_for_a_deleted_status_stops(star_with_fans):
+    star, fans = star_with_fans
+    status_id = services.post_status(uid=star, message="oops")
+    services.delete_status(uid=star, status_id=status_id)
+    run_worker_burst()
+    assert homes_holding(fans[keys.POSTS_PER_PASS :], status_id) == 0
+
+
+def test_a_failing_fan_out_job_is_retried_and_loses_no_follower(star_with_fans, redis_db):
+    star, fans = star_with_fans
+    victim = fans[1_800]
+    # Damage one follower's home so the batch holding it fails with WRONGTYPE.
+    redis_db.set(keys.home_timeline(victim), "not a timeline")
+    status_id = services.post_status(uid=star, message="through thick and thin")
+    worker = start_worker()
+    try:
+        job_id = f"syndicate-{status_id}-after-{fans[keys.POSTS_PER_PASS - 1]}"
+        job_hash = f"rq:job:{job_id}"
+        assert wait_until(
+            lambda: int(get_job_redis().hget(job_hash, "retries_left") or jobs.MAX_RETRIES) < jobs.MAX_RETRIES,
+            timeout=30,
+        ), "the failing batch was never retried"
+        redis_db.delete(keys.home_timeline(victim))  # the damage is repaired; the next retry succeeds
+        assert wait_until(lambda: homes_holding(fans, status_id) == FOLLOWERS, timeout=60)
+    finally:
+        stop(worker)
+    assert homes_holding(fans, status_id) == FOLLOWERS
+
+
+def test_a_fan_out_job_whose_worker_is_killed_is_requeued_and_finishes(star_with_fans, redis_db):
+    star, fans = star_with_fans
+    status_id = services.post_status(uid=star, message="survive a crash")
+    job_hash = f"rq:job:syndicate-{status_id}-after-{fans[keys.POSTS_PER_PASS - 1]}"
+    registry = StartedJobRegistry(jobs.QUEUE_NAME, connection=get_job_redis())
+
+    doomed = start_worker()
+    try:
+        assert wait_until(lambda: get_job_redis().hget(job_hash, "status") == b"started", timeout=30, interval=0.0005)
+        # Freeze every client for a moment so the job cannot finish, then kill its worker and work-horse.
+        redis_db.execute_command("CLIENT", "PAUSE", 1000, "ALL")
+        kill_worker(doomed)
+    finally:
+        stop(doomed)
+    time.sleep(1.2)
+    assert registry.get_job_ids(cleanup=False), "the killed job should still be marked as started"
+    assert homes_holding(fans, status_id) < FOLLOWERS
+
+    survivor = start_worker()
+    try:
+        assert wait_until(lambda: homes_holding(fans, status_id) == FOLLOWERS, timeout=90, interval=0.5)
+    finally:
+        stop(survivor)
+    assert int(get_job_redis().hget(job_hash, "retries_left")) == jobs.MAX_RETRIES - 1
+    for fan in fans[::100]:
+        assert home_timeline_of(fan).count(status_id) == 1
