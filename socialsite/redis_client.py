@@ -79,7 +79,6 @@ def get_pubsub_redis() -> redis.Redis:
         decode_responses=True,
         socket_timeout=None,
         socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
-        socket_keepalive=True,
         protocol=2,
     )
 
@@ -96,7 +95,6 @@ def get_async_redis(*, subscriber: bool = False) -> redis.asyncio.Redis:
             decode_responses=True,
             socket_timeout=None,
             socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
-            socket_keepalive=True,
             protocol=2,
         )
     loop = asyncio.get_running_loop()

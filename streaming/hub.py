@@ -1,0 +1,245 @@
+"""One Redis pub/sub subscription per server process, shared by every streaming client of that process.
+
+The hub reads ``keys.STREAM_CHANNEL`` on a single connection (book section 8.5 opened one per client) and
+hands each event to the subscriptions that can match it. Subscriptions register *index keys* (see
+``streaming.matching``): an event is offered only to subscriptions under one of its own keys, so the cost of
+an event grows with the clients that could want it, not with every connected client. Each subscription then
+runs its exact ``matches`` check.
+
+Every subscription has a bounded queue. A client that falls so far behind that its queue is full is cut off:
+its pending events are dropped and it receives ``DISCONNECT`` with the reason, without slowing anyone else
+and without memory growing. Closing a subscription removes it at once; when the last one closes, the hub stops
+reading and drops its Redis connection. If the connection dies (Redis restarted, the subscriber killed), the
+hub reconnects with a short backoff and carries on; events published while it was away are lost, as pub/sub
+is at-most-once by nature.
+
+The hub lives on the event loop that created it (daphne runs one per process); ``get_hub()`` returns it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from socialsite.redis_client import get_async_redis
+from streaming import events, matching
+from timelines import keys
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_QUEUE_SIZE = 1000
+RECONNECT_MIN_SECONDS = 0.1
+RECONNECT_MAX_SECONDS = 2.0
+# How often an idle subscriber connection is checked with PING, so a silently dead one is replaced.
+PING_INTERVAL_SECONDS = 10.0
+READ_TIMEOUT_SECONDS = 1.0
+
+FALLING_BEHIND = "falling behind"
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """The last item a subscription yields when the hub cut it off."""
+
+    reason: str
+
+
+class Subscription:
+    """A client's view of the stream: the events matching its filter, through a bounded queue."""
+
+    def __init__(
+        self, hub: Hub, index_keys: Iterable[str], matches: Callable[[dict[str, Any]], bool], maxsize: int
+    ) -> None:
+        self.hub = hub
+        self.index_keys = frozenset(index_keys)
+        self.matches = matches
+        self.queue: asyncio.Queue[dict[str, Any] | Disconnect] = asyncio.Queue(maxsize=maxsize)
+        self.closed = False
+
+    def offer(self, event: dict[str, Any]) -> None:
+        if self.closed or not self.matches(event):
+            return
+        try:
+            self.queue.put_nowait(event)
+        except asyncio.QueueFull:
+            self.cut_off(FALLING_BEHIND)
+
+    def cut_off(self, reason: str) -> None:
+        """Drop what is pending, leave only the disconnect notice, and leave the hub."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(Disconnect(reason))
+        self.hub.remove(self)
+
+    async def get(self) -> dict[str, Any] | Disconnect:
+        return await self.queue.get()
+
+    def close(self) -> None:
+        self.hub.remove(self)
+
+    def __aiter__(self) -> AsyncIterator[dict[str, Any] | Disconnect]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[dict[str, Any] | Disconnect]:
+        while True:
+            item = await self.queue.get()
+            yield item
+            if isinstance(item, Disconnect):
+                return
+
+
+@dataclass
+class HubStats:
+    events: int = 0
+    delivered: int = 0
+    reconnects: int = 0
+    cut_off: int = 0
+    candidates: int = 0
+    decode_errors: int = 0
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+class Hub:
+    def __init__(self, channel: str = keys.STREAM_CHANNEL) -> None:
+        self.channel = channel
+        self.subscriptions: set[Subscription] = set()
+        self.index: dict[str, set[Subscription]] = {}
+        self.stats = HubStats()
+        self.connected = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # --- subscriptions ---
+
+    def subscribe(
+        self,
+        *,
+        index_keys: Iterable[str],
+        matches: Callable[[dict[str, Any]], bool],
+        maxsize: int = DEFAULT_QUEUE_SIZE,
+    ) -> Subscription:
+        """Register a subscription offered every event carrying one of ``index_keys`` (``matching.ALL`` for
+        every event) and passing ``matches``. Starts reading Redis if this is the first subscription."""
+        subscription = Subscription(self, index_keys, matches, maxsize)
+        self.subscriptions.add(subscription)
+        for key in subscription.index_keys:
+            self.index.setdefault(key, set()).add(subscription)
+        if self._task is None or self._task.done():
+            self.connected.clear()
+            self._task = asyncio.get_running_loop().create_task(self._read(), name="streaming-hub")
+        return subscription
+
+    @contextlib.asynccontextmanager
+    async def subscription(self, **kwargs: Any) -> AsyncIterator[Subscription]:
+        subscription = self.subscribe(**kwargs)
+        try:
+            yield subscription
+        finally:
+            subscription.close()
+
+    def remove(self, subscription: Subscription) -> None:
+        if subscription.closed:
+            return
+        subscription.closed = True
+        self.subscriptions.discard(subscription)
+        for key in subscription.index_keys:
+            bucket = self.index.get(key)
+            if bucket is not None:
+                bucket.discard(subscription)
+                if not bucket:
+                    del self.index[key]
+        if not self.subscriptions and self._task is not None:
+            self._task.cancel()
+            self._task = None
+            self.connected.clear()
+
+    # --- dispatch ---
+
+    def dispatch(self, raw: str | bytes) -> None:
+        """Offer one published event to the subscriptions indexed under its keys."""
+        try:
+            event = events.decode(raw)
+        except ValueError:
+            self.stats.decode_errors += 1
+            logger.warning("Dropped a stream event that is not JSON: %r", raw[:200])
+            return
+        self.stats.events += 1
+        candidates: set[Subscription] = set()
+        for key in matching.event_index_keys(event):
+            bucket = self.index.get(key)
+            if bucket:
+                candidates |= bucket
+        self.stats.candidates += len(candidates)
+        for subscription in candidates:
+            before = subscription.queue.qsize()
+            subscription.offer(event)
+            if subscription.closed:
+                self.stats.cut_off += 1
+            elif subscription.queue.qsize() > before:
+                self.stats.delivered += 1
+
+    # --- the Redis side ---
+
+    async def _read(self) -> None:
+        delay = RECONNECT_MIN_SECONDS
+        while True:
+            client = pubsub = None
+            try:
+                client = get_async_redis(subscriber=True)
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(self.channel)
+                self.connected.set()
+                delay = RECONNECT_MIN_SECONDS
+                idle = 0.0
+                while True:
+                    message = await pubsub.get_message(timeout=READ_TIMEOUT_SECONDS)
+                    if message is None:
+                        idle += READ_TIMEOUT_SECONDS
+                        if idle >= PING_INTERVAL_SECONDS:
+                            await pubsub.ping()
+                            idle = 0.0
+                        continue
+                    idle = 0.0
+                    if message.get("type") == "message":
+                        self.dispatch(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as error:
+                self.connected.clear()
+                self.stats.reconnects += 1
+                logger.warning("Stream subscriber lost Redis (%s); reconnecting in %.1fs.", error, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+            except Exception:
+                # A bug must not silently end every stream of this process: log it and start over.
+                self.connected.clear()
+                self.stats.reconnects += 1
+                logger.exception("Stream subscriber failed; restarting it in %.1fs.", delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                if client is not None:
+                    with contextlib.suppress(Exception):
+                        await client.aclose()
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def get_hub() -> Hub:
+    """The hub of the running event loop, made on first use."""
+    loop = asyncio.get_running_loop()
+    hub = _hubs.get(loop)
+    if hub is None:
+        for stale in [other for other in _hubs if other.is_closed()]:
+            del _hubs[stale]
+        hub = _hubs[loop] = Hub()
+    return hub

@@ -1,0 +1,166 @@
+"""The per-process stream hub: one Redis subscription shared by many clients, resilient and bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from socialsite import embedded_redis, redis_client
+from socialsite.redis_client import get_redis
+from streaming import matching
+from streaming.hub import FALLING_BEHIND, Disconnect, Hub
+from timelines import keys, services
+
+
+async def post(uid: int, message: str, **extra: str) -> int:
+    return await asyncio.to_thread(services.post_status, uid=uid, message=message, **extra)
+
+
+async def next_item(subscription, timeout: float = 5.0):
+    return await asyncio.wait_for(subscription.get(), timeout)
+
+
+async def wait_for(predicate, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+def people():
+    return services.create_user(login="alice", name="Alice"), services.create_user(login="bob", name="Bob")
+
+
+def test_events_reach_only_the_subscriptions_that_match(people):
+    alice, bob = people
+
+    async def scenario():
+        hub = Hub()
+        of_alice = hub.subscribe(index_keys={matching.author_key(alice)}, matches=lambda e: e["uid"] == alice)
+        of_bob = hub.subscribe(index_keys={matching.author_key(bob)}, matches=lambda e: e["uid"] == bob)
+        everything = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        status_id = await post(alice, "hello")
+        assert (await next_item(of_alice))["id"] == status_id
+        assert (await next_item(everything))["id"] == status_id
+        await asyncio.to_thread(services.delete_status, uid=alice, status_id=status_id)
+        deleted = await next_item(of_alice)
+        assert deleted["id"] == status_id and deleted["deleted"] is True
+        assert of_bob.queue.empty()
+        assert hub.stats.candidates == 4  # bob's subscription was never even considered
+        for subscription in (of_alice, of_bob, everything):
+            subscription.close()
+
+    asyncio.run(scenario())
+
+
+def test_many_clients_share_one_redis_subscription(people):
+    alice, _ = people
+
+    async def scenario():
+        hub = Hub()
+        subscriptions = [hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True) for _ in range(50)]
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        assert get_redis().pubsub_numsub(keys.STREAM_CHANNEL) == [(keys.STREAM_CHANNEL, 1)]
+        status_id = await post(alice, "to everyone")
+        for subscription in subscriptions:
+            assert (await next_item(subscription))["id"] == status_id
+        for subscription in subscriptions:
+            subscription.close()
+        await wait_for(lambda: get_redis().pubsub_numsub(keys.STREAM_CHANNEL) == [(keys.STREAM_CHANNEL, 0)])
+
+    asyncio.run(scenario())
+
+
+def test_closing_the_last_subscription_leaves_no_task_or_subscriber(people):
+    async def scenario():
+        hub = Hub()
+        subscription = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        subscription.close()
+        await asyncio.sleep(0.1)
+        assert hub.subscriptions == set() and hub.index == {}
+        assert [task for task in asyncio.all_tasks() if task is not asyncio.current_task()] == []
+
+    asyncio.run(scenario())
+
+
+def test_a_slow_client_is_cut_off_while_others_keep_up(people):
+    alice, _ = people
+
+    async def scenario():
+        hub = Hub()
+        slow = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True, maxsize=5)
+        fast = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True, maxsize=5)
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        received = []
+        for i in range(12):
+            await post(alice, f"burst {i}")
+            received.append(await next_item(fast))
+        assert len(received) == 12 and not any(isinstance(item, Disconnect) for item in received)
+        assert await next_item(slow) == Disconnect(FALLING_BEHIND)
+        assert slow not in hub.subscriptions and slow.queue.empty()
+        fast.close()
+
+    asyncio.run(scenario())
+
+
+def test_an_idle_subscription_outlives_client_read_timeouts(people):
+    alice, _ = people
+
+    async def scenario():
+        hub = Hub()
+        subscription = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        await asyncio.sleep(redis_client.COMMAND_TIMEOUT_SECONDS + 1.5)
+        status_id = await post(alice, "still there?")
+        assert (await next_item(subscription))["id"] == status_id
+        assert hub.stats.reconnects == 0
+        subscription.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_hub_resubscribes_after_its_connection_is_killed(people):
+    alice, _ = people
+
+    async def scenario():
+        hub = Hub()
+        subscription = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        assert get_redis().client_kill_filter(_type="pubsub") == 1
+        await wait_for(lambda: hub.stats.reconnects >= 1 and hub.connected.is_set(), timeout=5)
+        status_id = await post(alice, "after the kill")
+        assert (await next_item(subscription))["id"] == status_id
+        subscription.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_hub_survives_a_redis_restart(settings, tmp_path):
+    directory = tmp_path / "redis"
+    settings.REDIS_URL = embedded_redis.ensure_running(directory)
+    redis_client.reset()
+    try:
+        alice = services.create_user(login="alice", name="Alice")
+
+        async def scenario():
+            hub = Hub()
+            subscription = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+            await asyncio.wait_for(hub.connected.wait(), 5)
+            await asyncio.to_thread(embedded_redis.stop, directory)
+            await wait_for(lambda: not hub.connected.is_set(), timeout=5)
+            await asyncio.to_thread(embedded_redis.ensure_running, directory)
+            await asyncio.wait_for(hub.connected.wait(), 10)
+            status_id = await post(alice, "back again")
+            assert (await next_item(subscription))["id"] == status_id
+            subscription.close()
+
+        asyncio.run(scenario())
+    finally:
+        embedded_redis.stop(directory)
+        redis_client.reset()
