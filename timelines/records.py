@@ -34,8 +34,12 @@ class User:
 
 
 def status_from_hash(fields: dict[str, str]) -> dict[str, object]:
-    """A status as callers see it: the stored hash with ``id``/``uid`` as ints and ``posted`` as a float."""
-    status: dict[str, object] = dict(fields)
+    """A status as callers see it: the stored hash with ``id``/``uid`` as ints and ``posted`` as a float.
+
+    Converts ``fields`` in place (it is the fresh dict redis-py returned) and returns it: this runs for every
+    status of every page read.
+    """
+    status: dict[str, object] = fields  # type: ignore[assignment]
     status["id"] = int(fields["id"])
     status["uid"] = int(fields["uid"])
     status["posted"] = float(fields["posted"])

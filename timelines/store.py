@@ -159,10 +159,19 @@ def remove_from_author(uid: int, status_id: int) -> int:
 def timeline_page(
     key: str, user_key: str, *, max_id: int = 0, since_id: int = 0, offset: int = 0, count: int
 ) -> list[int] | None:
-    """Status ids of one page of a timeline, newest first, or None when the user does not exist
-    (one script; see scripts/timeline_page.lua)."""
-    ids = _script("timeline_page")(keys=[key, user_key], args=[max_id, since_id, offset, count])
-    return None if ids is None else [int(status_id) for status_id in ids]
+    """Status ids of one page of a timeline, newest first, or None when the user does not exist.
+
+    One round trip: a plain ZREVRANGE for the common first pages, the cursor script (scripts/timeline_page.lua)
+    when paging by id. An empty result costs one more round trip to tell an empty timeline from no user.
+    """
+    client = get_redis()
+    if max_id or since_id:
+        ids = _script("timeline_page", client)(keys=[key, user_key], args=[max_id, since_id, offset, count])
+        return None if ids is None else [int(status_id) for status_id in ids]
+    ids = client.zrevrange(key, offset, offset + count - 1)
+    if not ids and not client.exists(user_key):
+        return None
+    return [int(status_id) for status_id in ids]
 
 
 def timeline_entries(key: str, *, min_score: float | None = None, limit: int | None = None) -> list[tuple[int, float]]:

@@ -1,0 +1,123 @@
+"""What every benchmark scenario shares: result rows, timing loops, percentiles, a round-trip counter and the
+raw redis-py client the "raw" side of each scenario uses.
+
+Each scenario measures the product (socialsite's services and selectors) and, in the same run on the same
+Redis, a raw version doing the same job with the minimal redis-py commands, pipelined. The ratio between the
+two survives a noisy, shared machine; absolute figures do not.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import redis
+
+from socialsite import redis_client
+
+
+@dataclass
+class Row:
+    """One line of the report. ``higher_is_better`` tells how to read the ratio (product / raw)."""
+
+    scenario: str
+    metric: str
+    product: float | None
+    raw: float | None = None
+    unit: str = ""
+    higher_is_better: bool = True
+    bar: str = ""
+    passed: bool | None = None
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.product is None or self.raw in (None, 0):
+            return None
+        return self.product / self.raw  # type: ignore[operator]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "ratio": self.ratio}
+
+
+@dataclass
+class Context:
+    quick: bool
+    seed: int = 8
+    log: Callable[[str], None] = print
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def scale(self, quick: Any, full: Any) -> Any:
+        return quick if self.quick else full
+
+    @property
+    def redis(self) -> redis.Redis:
+        """The same Redis as the product, as a plain client for the raw side and for setup."""
+        return redis_client.get_redis()
+
+
+def percentile(samples: list[float], pct: float) -> float:
+    if not samples:
+        return float("nan")
+    if len(samples) == 1:
+        return samples[0]
+    return statistics.quantiles(samples, n=1000, method="inclusive")[max(0, min(998, round(pct * 10) - 1))]
+
+
+def timed(operation: Callable[[], Any], repeats: int) -> list[float]:
+    """Latencies in milliseconds of ``repeats`` calls."""
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        operation()
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def rate(operation: Callable[[], Any], seconds: float) -> float:
+    """Calls per second of ``operation`` run back to back for about ``seconds``."""
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        operation()
+        calls += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return calls / (now - start)
+
+
+class RoundTrips:
+    """Counts round trips (socket writes of a command or a whole pipeline) on the product's Redis client."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def install(self) -> None:
+        counter = self
+        pool = redis_client.get_redis().connection_pool
+        base = pool.connection_class
+
+        class CountingConnection(base):  # type: ignore[misc, valid-type]
+            def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+                counter.count += 1
+                super().send_packed_command(command, check_health=check_health)
+
+        pool.disconnect()
+        pool.connection_class = CountingConnection
+        # Health-check PINGs would be counted as round trips of the operation being measured.
+        pool.connection_kwargs["health_check_interval"] = 0
+
+    def measure(self, operation: Callable[[], Any], repeats: int = 50) -> float:
+        operation()  # warm up: script loading happens once per connection
+        before = self.count
+        for _ in range(repeats):
+            operation()
+        return (self.count - before) / repeats
+
+
+def summary(samples: list[float]) -> tuple[float, float]:
+    return percentile(samples, 50), percentile(samples, 99)

@@ -1,0 +1,96 @@
+"""Scenario 1: read a home timeline page of 30 hydrated statuses, from one process and from two.
+
+Product: ``selectors.get_status_messages(uid=..., count=30)``. Raw: ZREVRANGE of 30 ids, then one pipeline of
+30 HGETALLs. Bars: product reads/s at least 90% of raw; at most 2 round trips per read.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+from bench.graph import bulk_follow, bulk_users
+from bench.harness import Context, RoundTrips, Row, rate
+from socialsite import redis_client
+from timelines import keys, selectors, services
+
+PAGE = 30
+
+
+def _raw_read(client, uid: int) -> list[dict]:
+    ids = client.zrevrange(keys.home_timeline(uid), 0, PAGE - 1)
+    with client.pipeline(transaction=False) as pipe:
+        for status_id in ids:
+            pipe.hgetall(keys.status(int(status_id)))
+        return [status for status in pipe.execute() if status]
+
+
+def _product_read(uid: int) -> list[dict]:
+    return selectors.get_status_messages(uid=uid, count=PAGE)
+
+
+def _worker(kind: str, uid: int, seconds: float, results) -> None:  # type: ignore[no-untyped-def]
+    redis_client.reset()  # a forked child must not share the parent's sockets
+    client = redis_client.get_redis()
+    operation = (lambda: _product_read(uid)) if kind == "product" else (lambda: _raw_read(client, uid))
+    operation()
+    results.put(rate(operation, seconds))
+
+
+def _parallel_rate(kind: str, uid: int, seconds: float, processes: int) -> float:
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    workers = [context.Process(target=_worker, args=(kind, uid, seconds, results)) for _ in range(processes)]
+    for worker in workers:
+        worker.start()
+    total = sum(results.get(timeout=seconds + 60) for _ in workers)
+    for worker in workers:
+        worker.join()
+    return total
+
+
+def run(ctx: Context, trips: RoundTrips) -> list[Row]:
+    reader = bulk_users(ctx, 1, prefix="reader")[0]
+    authors = bulk_users(ctx, 50, prefix="author")
+    bulk_follow(ctx, [(reader, author) for author in authors])
+    message = "x" * 140
+    for i in range(keys.HOME_TIMELINE_SIZE + 50):
+        services.post_status(uid=authors[i % len(authors)], message=message)
+    assert len(_product_read(reader)) == PAGE
+
+    seconds = ctx.scale(1.0, 4.0)
+    client = ctx.redis
+    rows = []
+    product_trips = trips.measure(lambda: _product_read(reader))
+    rows.append(
+        Row(
+            "1 home read",
+            "round trips per read",
+            product_trips,
+            2,
+            "",
+            higher_is_better=False,
+            bar="<= 2",
+            passed=product_trips <= 2,
+        )
+    )
+    for processes in (1, 2):
+        if processes == 1:
+            product = rate(lambda: _product_read(reader), seconds)
+            raw = rate(lambda: _raw_read(client, reader), seconds)
+        else:
+            product = _parallel_rate("product", reader, seconds, processes)
+            raw = _parallel_rate("raw", reader, seconds, processes)
+        rows.append(
+            Row(
+                "1 home read",
+                f"reads/s, {processes} process{'es' if processes > 1 else ''}",
+                product,
+                raw,
+                "reads/s",
+                bar=">= 90% of raw",
+                passed=product >= 0.9 * raw,
+            )
+        )
+    ctx.info["cpu_count"] = os.cpu_count()
+    return rows
