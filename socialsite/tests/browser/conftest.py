@@ -54,9 +54,9 @@ def screenshot_dir() -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def site_url(django_db_setup: None) -> Iterator[str]:
-    """The base URL of the site served by daphne, with production settings, for the whole session."""
+    """The base URL of the site served by daphne, with production settings, for the browser tests."""
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
         DJANGO_DEBUG="0",
@@ -102,8 +102,10 @@ def site_url(django_db_setup: None) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
+    # Package scope, not session: while Playwright's sync API is open, an event loop counts as running in this
+    # thread, and tests elsewhere that call asyncio.run() would fail.
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium is missing at {CHROMIUM}: bin/test installs it (apt-get install chromium).")
     # Playwright's sync API keeps an event loop running in this thread, which makes Django refuse ORM calls
