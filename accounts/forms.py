@@ -13,6 +13,8 @@ from timelines import services as timelines_services
 
 
 class SignUpForm(forms.Form):
+    # One password field, not two: the page labels it exactly "Password", and a typo is fixed by changing the
+    # password later; the validators still refuse weak ones.
     username = forms.CharField(
         label="Username",
         max_length=keys.MAX_LOGIN_LENGTH,
@@ -30,9 +32,6 @@ class SignUpForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validation.password_validators_help_text_html(),
-    )
-    password2 = forms.CharField(
-        label="Confirm password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
     )
 
     def clean_username(self) -> str:
@@ -52,10 +51,8 @@ class SignUpForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        password1, password2 = cleaned.get("password1"), cleaned.get("password2")
-        if password1 and password2 and password1 != password2:
-            self.add_error("password2", "The two passwords differ.")
-        elif password1:
+        password1 = cleaned.get("password1")
+        if password1:
             candidate = User(username=cleaned.get("username", ""), email=cleaned.get("email", ""))
             try:
                 password_validation.validate_password(password1, candidate)

@@ -1,4 +1,7 @@
-"""ASGI entry point: daphne serves Django pages and, through Channels, the streaming API."""
+"""ASGI entry point: daphne serves Django pages and, through Channels, the streaming endpoints.
+
+Channels' routes come first (the live home timeline, ...); every other request goes to Django.
+"""
 
 import os
 
@@ -7,6 +10,9 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "socialsite.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402  (needs the app registry ready)
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)
+from django.urls import re_path  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from timelines.routing import http_urlpatterns as timelines_http  # noqa: E402
+
+application = ProtocolTypeRouter({"http": URLRouter([*timelines_http, re_path(r"", django_asgi_app)])})

@@ -111,3 +111,35 @@ def is_following(*, uid: int, other_uid: int) -> bool:
 def get_following_flags(*, uid: int, other_uids: list[int]) -> dict[int, bool]:
     """For each of ``other_uids``, whether ``uid`` follows them. One round trip."""
     return dict(zip(other_uids, store.memberships(keys.following(uid), other_uids), strict=True))
+
+
+def get_following_ids(*, uid: int, limit: int = keys.MAX_PAGE_SIZE) -> list[int]:
+    """The uids ``uid`` follows, most recent first, at most ``limit`` of them. One round trip."""
+    return store.set_members(keys.following(uid), offset=0, count=max(1, int(limit)))
+
+
+# How far back the suggestions look: this many of the newest statuses and of the newest sign-ups.
+SUGGESTION_SCAN = 100
+
+
+def get_suggested_users(*, uid: int, count: int = 5) -> list[User]:
+    """People ``uid`` might follow: the authors of the site's most recent posts, then its newest members,
+    leaving out ``uid`` and anyone ``uid`` already follows.
+
+    Cheap on purpose, whatever the size of the network: four round trips (the last ids, one pipeline of the
+    ``SUGGESTION_SCAN`` newest status hashes, one ZMSCORE, one pipeline of user hashes) and no index to keep.
+    Recent authors come first because following them fills a home timeline at once.
+    """
+    last_status, last_user = store.last_ids()
+    newest_statuses = range(last_status, max(0, last_status - SUGGESTION_SCAN), -1)
+    candidates: dict[int, None] = {}
+    for fields in store.get_statuses(list(newest_statuses)):
+        if fields and int(fields["uid"]) != uid:
+            candidates.setdefault(int(fields["uid"]))
+    for other in range(last_user, max(0, last_user - SUGGESTION_SCAN), -1):
+        if other != uid:
+            candidates.setdefault(other)
+    ordered = list(candidates)[:SUGGESTION_SCAN]
+    followed = store.memberships(keys.following(uid), ordered)
+    fresh = [other for other, is_followed in zip(ordered, followed, strict=True) if not is_followed]
+    return get_users(uids=fresh[: count * 2])[:count]

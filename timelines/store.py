@@ -100,6 +100,15 @@ def get_users(uids: Sequence[int]) -> list[dict[str, str]]:
         return pipe.execute()
 
 
+def last_ids() -> tuple[int, int]:
+    """The last status id and the last user id handed out so far (0 when none). One pipelined round trip."""
+    with get_redis().pipeline(transaction=False) as pipe:
+        pipe.hget(keys.STATUS_ID_COUNTER, "last")
+        pipe.get(keys.USER_ID_COUNTER)
+        last_status, last_user = pipe.execute()
+    return int(last_status or 0), int(last_user or 0)
+
+
 # --- statuses ----------------------------------------------------------------------------------------
 
 

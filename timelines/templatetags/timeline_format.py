@@ -1,12 +1,24 @@
-"""Formatting helpers for timestamps stored as Unix seconds in Redis."""
+"""Formatting helpers for timestamps stored as Unix seconds in Redis.
+
+``relative_time`` follows the same rules as ``static/js/site.js``, which refreshes the text of every
+``<time data-relative>`` once a minute so an open page does not go stale.
+"""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 from django import template
+from django.utils import timezone
 
 register = template.Library()
+
+MINUTE = 60
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+# Younger than this reads "just now": a post that appears live should not say "0 min ago".
+JUST_NOW_SECONDS = 45
 
 
 @register.filter
@@ -18,3 +30,31 @@ def from_timestamp(value: float | str | None) -> datetime | None:
         return datetime.fromtimestamp(float(value), tz=UTC)
     except (TypeError, ValueError, OverflowError, OSError):
         return None
+
+
+def format_relative(posted: float, now: float) -> str:
+    """Twitter-style age of a post: "just now", "3 min ago", "5 h ago", "2 d ago", then "4 Mar" or
+    "4 Mar 2024" (in the site's time zone)."""
+    age = now - posted
+    if age < JUST_NOW_SECONDS:
+        return "just now"
+    if age < HOUR:
+        return f"{max(1, int(age // MINUTE))} min ago"
+    if age < DAY:
+        return f"{int(age // HOUR)} h ago"
+    if age < 7 * DAY:
+        return f"{int(age // DAY)} d ago"
+    moment = timezone.localtime(datetime.fromtimestamp(posted, tz=UTC))
+    today = timezone.localtime(datetime.fromtimestamp(now, tz=UTC))
+    if moment.year == today.year:
+        return f"{moment.day} {moment:%b}"
+    return f"{moment.day} {moment:%b} {moment.year}"
+
+
+@register.filter
+def relative_time(value: float | str | None) -> str:
+    """The age of a Unix timestamp as short text (see ``format_relative``); empty for bad input."""
+    try:
+        return format_relative(float(value), time.time())  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError, OSError):
+        return ""

@@ -88,7 +88,7 @@ def test_follow_and_unfollow_from_a_profile_update_counts_and_home():
 
     assert ivy.post("/@jon/follow").status_code == 302
     profile = ivy.get("/@jon").content.decode()
-    assert "Unfollow" in profile and re.search(r"<strong>1</strong> followers", profile)
+    assert "Unfollow" in profile and re.search(r"<strong>1</strong> follower\b", profile)
     assert status_id in status_ids(ivy.get("/"))
     assert b"ivy" in ivy.get("/@jon/followers").content
 

@@ -1,0 +1,138 @@
+"""Browser tests: Debian's Chromium driven by Playwright against the real site served by daphne (ASGI).
+
+The site runs as in production (``DJANGO_DEBUG=0``, static files collected and served by WhiteNoise) in a daphne
+subprocess on a free port. It shares the session's Redis (``REDIS_URL``) and the test database file, so what a
+test writes through the services is what the browser sees. Playwright's own browser download does not work here:
+``bin/test`` installs Debian's ``chromium`` when it is missing, and these tests fail (never skip) without it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+CHROMIUM = os.environ.get("SOCIALSITE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SERVER_START_SECONDS = 60
+DESKTOP = {"width": 1024, "height": 768}
+PHONE = {"width": 360, "height": 740}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def screenshot_dir() -> Path:
+    """Where the tests leave their screenshots: ``docs/screenshots/`` (committed, shown in the README) when
+    ``UPDATE_SCREENSHOTS=1``, otherwise ``test-results/screenshots/`` so a test run does not rewrite the docs."""
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        path = settings.BASE_DIR / "docs" / "screenshots"
+    else:
+        path = settings.BASE_DIR / "test-results" / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="package")
+def site_url(django_db_setup: None) -> Iterator[str]:
+    """The base URL of the site served by daphne, with production settings, for the browser tests."""
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="browser-tests-only-not-a-secret",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DATABASE_URL=f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        DJANGO_LOG_LEVEL="WARNING",
+    )
+    manage = str(settings.BASE_DIR / "manage.py")
+    subprocess.run(
+        [sys.executable, manage, "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=settings.BASE_DIR
+    )
+    port = free_port()
+    log = (settings.VAR_DIR / "daphne.log").open("wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "socialsite.asgi:application"],
+        env=env,
+        cwd=settings.BASE_DIR,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/accounts/login/", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        "daphne did not start: " + (settings.VAR_DIR / "daphne.log").read_text()[-3000:]
+                    ) from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    # Package scope, not session: while Playwright's sync API is open, an event loop counts as running in this
+    # thread, and tests elsewhere that call asyncio.run() would fail.
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: bin/test installs it (apt-get install chromium).")
+    # Playwright's sync API keeps an event loop running in this thread, which makes Django refuse ORM calls
+    # from the test itself (sign-ups, the per-test flush). Those calls are synchronous and safe here.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def open_page(browser: Browser, site_url: str) -> Iterator[Callable[..., Page]]:
+    """Open a page in a new browser context (its own cookies: one person), closed after the test."""
+    contexts: list[BrowserContext] = []
+
+    def open_(viewport: dict[str, int] = DESKTOP, *, javascript: bool = True) -> Page:
+        context = browser.new_context(
+            base_url=site_url, viewport=viewport, java_script_enabled=javascript, reduced_motion="reduce"
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_
+    for context in contexts:
+        context.close()

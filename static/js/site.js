@@ -1,0 +1,274 @@
+/* socialsite: progressive enhancements on top of server-rendered pages. Everything here is optional: without
+ * JavaScript every form still posts and every link still navigates.
+ *  - the post box: a live character counter; Post is disabled while empty or too long; Ctrl/Cmd+Enter posts;
+ *  - relative times ("3 min ago") kept fresh, with the same rules as timeline_format.relative_time;
+ *  - the live home timeline: server-sent events from /live/home (timelines/live.py) add and remove posts;
+ *  - htmx glue: no duplicate posts, focus after "Load more" and delete, announcements, error notices.
+ */
+(function () {
+  "use strict";
+
+  var MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  var NEAR_LIMIT = 20;
+
+  function $(selector, root) { return (root || document).querySelector(selector); }
+  function $all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
+
+  /* --- announcements and notices ---------------------------------------------------------------------- */
+
+  function announce(message) {
+    var region = $("#announcer");
+    if (!region) return;
+    // Clearing first makes screen readers repeat a message identical to the previous one.
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = message; }, 50);
+  }
+
+  var noticeTimer = null;
+  function notice(message) {
+    var box = $("#notice");
+    if (!box) return;
+    box.textContent = message;
+    box.hidden = false;
+    window.clearTimeout(noticeTimer);
+    noticeTimer = window.setTimeout(function () { box.hidden = true; }, 6000);
+  }
+
+  /* --- the post box ----------------------------------------------------------------------------------- */
+
+  // Characters as the server counts them: code points of the NFC-normalised, trimmed text.
+  function postLength(text) {
+    return Array.from(text.normalize("NFC").trim()).length;
+  }
+
+  function initCompose(root) {
+    var forms = $all("form[data-max-length]", root);
+    if (root.matches && root.matches("form[data-max-length]")) forms.push(root);
+    forms.forEach(function (form) {
+      if (form.dataset.enhanced) return;
+      form.dataset.enhanced = "1";
+      var max = parseInt(form.dataset.maxLength, 10);
+      var box = $("textarea", form);
+      var button = $("button[type=submit]", form);
+      var counter = $(".counter", form);
+      var alertRegion = $("[data-counter-alert]", form);
+      var lastState = "";
+      function update() {
+        var length = postLength(box.value);
+        var left = max - length;
+        var state = left < 0 ? "over" : left <= NEAR_LIMIT ? "near" : "ok";
+        counter.textContent = left < 0 ? -left + " characters over the limit" : left + " characters left";
+        counter.classList.toggle("near", state === "near");
+        counter.classList.toggle("over", state === "over");
+        button.disabled = length === 0 || left < 0;
+        // Speak only when the state changes, not on every keystroke.
+        if (alertRegion && state !== lastState && state !== "ok") {
+          alertRegion.textContent = state === "over" ? "Too long to post." : left + " characters left.";
+        }
+        lastState = state;
+      }
+      box.addEventListener("input", update);
+      box.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !button.disabled) {
+          event.preventDefault();
+          if (form.requestSubmit) form.requestSubmit(button); else button.click();
+        }
+      });
+      update();
+    });
+  }
+
+  /* --- relative times --------------------------------------------------------------------------------- */
+
+  function relative(date, now) {
+    var age = (now - date) / 1000;
+    if (age < 45) return "just now";
+    if (age < 3600) return Math.max(1, Math.floor(age / 60)) + " min ago";
+    if (age < 86400) return Math.floor(age / 3600) + " h ago";
+    if (age < 7 * 86400) return Math.floor(age / 86400) + " d ago";
+    var text = date.getDate() + " " + MONTHS[date.getMonth()];
+    return date.getFullYear() === now.getFullYear() ? text : text + " " + date.getFullYear();
+  }
+
+  function refreshTimes(root) {
+    var now = new Date();
+    $all("time[data-relative]", root).forEach(function (element) {
+      var date = new Date(element.getAttribute("datetime"));
+      if (!isNaN(date)) element.textContent = relative(date, now);
+    });
+  }
+
+  /* --- timelines -------------------------------------------------------------------------------------- */
+
+  function statusId(element) { return parseInt(element.dataset.id, 10); }
+
+  function newestId(timeline) {
+    var first = $("article.status", timeline);
+    return first ? statusId(first) : 0;
+  }
+
+  function tidyEmptyState() {
+    var timeline = $("#timeline");
+    var empty = $("#timeline-empty");
+    if (timeline && empty && $("article.status", timeline)) empty.remove();
+  }
+
+  function fadeLater(article) {
+    window.setTimeout(function () { article.classList.remove("fresh"); }, 4000);
+  }
+
+  // Put a post where its id belongs (newest first); ids already shown are ignored.
+  function insertStatus(timeline, html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html.trim();
+    var article = holder.firstElementChild;
+    if (!article || document.getElementById(article.id)) return null;
+    var id = statusId(article);
+    var before = $all("article.status", timeline).filter(function (other) { return statusId(other) < id; })[0];
+    if (before) {
+      timeline.insertBefore(article, before);
+    } else if ($("#pager a")) {
+      return null; // older than everything loaded: it belongs to a page not loaded yet
+    } else {
+      timeline.appendChild(article);
+    }
+    if (window.htmx) window.htmx.process(article);
+    tidyEmptyState();
+    fadeLater(article);
+    return article;
+  }
+
+  /* "N new posts" for a reader scrolled away from the top; the posts are already in place above. */
+  var unseen = 0;
+  function showNewPostsButton(timeline) {
+    if (timeline.getBoundingClientRect().top >= 0) return;
+    unseen += 1;
+    var button = $("#new-posts");
+    if (!button) {
+      button = document.createElement("button");
+      button.id = "new-posts";
+      button.type = "button";
+      button.className = "primary new-posts";
+      button.addEventListener("click", function () {
+        unseen = 0;
+        button.remove();
+        timeline.scrollIntoView({ behavior: "smooth" });
+        var first = $("article.status", timeline);
+        if (first) first.focus({ preventScroll: true });
+      });
+      document.body.appendChild(button);
+    }
+    button.textContent = unseen === 1 ? "1 new post" : unseen + " new posts";
+  }
+
+  function startLive(timeline) {
+    var url = timeline.dataset.liveUrl;
+    if (!url || !window.EventSource) return;
+    var retryTimer = null;
+    function connect(sinceId) {
+      var source = new EventSource(url.replace(/since_id=\d*/, "since_id=" + sinceId));
+      source.addEventListener("post", function (event) {
+        var data = JSON.parse(event.data);
+        var article = insertStatus(timeline, data.html);
+        if (article) {
+          var author = $(".name", article);
+          announce("New post from " + (author ? author.textContent : "someone") + ".");
+          showNewPostsButton(timeline);
+        }
+      });
+      source.addEventListener("delete", function (event) {
+        var article = document.getElementById("status-" + JSON.parse(event.data).id);
+        if (article) article.remove();
+      });
+      source.addEventListener("error", function () {
+        // A 403/503 answer closes the source for good; try again later from the newest post on the page.
+        if (source.readyState === EventSource.CLOSED && !retryTimer) {
+          retryTimer = window.setTimeout(function () { retryTimer = null; connect(newestId(timeline)); }, 15000);
+        }
+      });
+      timeline.liveSource = source;
+    }
+    connect(newestId(timeline));
+  }
+
+  /* --- htmx glue -------------------------------------------------------------------------------------- */
+
+  function initHtmx() {
+    var body = document.body;
+    var pendingFocusIndex = null;
+    var focusAfterDelete = null;
+
+    // A post may already be on the page (the live stream was quicker than the answer to "Post").
+    body.addEventListener("htmx:oobBeforeSwap", function (event) {
+      var fragment = event.detail.fragment;
+      if (!fragment || !fragment.querySelectorAll) return;
+      $all("article.status", fragment).forEach(function (article) {
+        if (document.getElementById(article.id)) article.remove();
+      });
+    });
+
+    body.addEventListener("htmx:beforeRequest", function (event) {
+      var source = event.detail.elt;
+      if (source.closest && source.closest("#pager")) {
+        pendingFocusIndex = $all("#timeline article.status").length;
+      }
+    });
+
+    body.addEventListener("htmx:beforeSwap", function (event) {
+      var xhr = event.detail.xhr;
+      // The session ended: the answer is the log-in page, which belongs in the window, not inside a button.
+      if (xhr && xhr.responseURL && xhr.responseURL.indexOf("/accounts/login/") !== -1) {
+        event.detail.shouldSwap = false;
+        window.location.href = xhr.responseURL;
+        return;
+      }
+      var target = event.detail.target;
+      if (target && target.matches && target.matches("article.status") && event.detail.requestConfig &&
+          event.detail.requestConfig.verb === "post") {
+        var next = target.nextElementSibling || target.previousElementSibling;
+        focusAfterDelete = next && next.matches("article.status") ? next : $("#main");
+      }
+    });
+
+    body.addEventListener("htmx:afterSettle", function () {
+      tidyEmptyState();
+      if (pendingFocusIndex !== null) {
+        var first = $all("#timeline article.status")[pendingFocusIndex];
+        pendingFocusIndex = null;
+        if (first) first.focus();
+      }
+      if (focusAfterDelete) {
+        focusAfterDelete.focus();
+        focusAfterDelete = null;
+      }
+      $all("article.status.fresh").forEach(fadeLater);
+    });
+
+    body.addEventListener("announce", function (event) {
+      if (event.detail && event.detail.message) announce(event.detail.message);
+    });
+    body.addEventListener("htmx:responseError", function (event) {
+      var status = event.detail.xhr ? event.detail.xhr.status : 0;
+      notice(status === 503 ? "socialsite is temporarily unavailable. Please try again in a few seconds."
+        : "That did not work (error " + status + "). Please reload the page and try again.");
+    });
+    body.addEventListener("htmx:sendError", function () {
+      notice("Could not reach socialsite. Check your connection and try again.");
+    });
+  }
+
+  function init() {
+    if (window.htmx) {
+      initHtmx();
+      window.htmx.onLoad(function (root) { initCompose(root); });
+    }
+    initCompose(document);
+    refreshTimes(document);
+    window.setInterval(function () { refreshTimes(document); }, 30000);
+    var timeline = $("#timeline[data-live-url]");
+    if (timeline) startLive(timeline);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,202 @@
+"""The live home timeline (server-sent events): what reaches an open home page, in which order, and what not.
+
+The consumer runs under Channels' ApplicationCommunicator against the real Redis and the real stream hub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from channels.testing import ApplicationCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from accounts.models import User
+from streaming.hub import get_hub
+from timelines import services
+from timelines.live import HomeTimelineConsumer
+
+
+def viewer(uid: int) -> User:
+    """An account as the auth middleware hands it over; unsaved, as the consumer only reads ``uid``."""
+    return User(username=f"user{uid}", uid=uid)
+
+
+class LivePage:
+    """One open home page: sends the request, then reads the event stream as a browser would."""
+
+    def __init__(self, user: Any, *, query: str = "", headers: list[tuple[bytes, bytes]] | None = None) -> None:
+        scope = {
+            "type": "http",
+            "http_version": "1.1",
+            "method": "GET",
+            "path": "/live/home",
+            "query_string": query.encode(),
+            "headers": headers or [],
+            "user": user,
+        }
+        self.communicator = ApplicationCommunicator(HomeTimelineConsumer.as_asgi(), scope)
+        self.buffer = ""
+        self.status = 0
+
+    async def open(self) -> int:
+        await self.communicator.send_input({"type": "http.request", "body": b""})
+        start = await self.communicator.receive_output(5)
+        self.status = start["status"]
+        return self.status
+
+    async def next_block(self, timeout: float = 5.0) -> dict[str, str]:
+        """The next event or comment, as its fields (``{"comment": ...}`` for a comment)."""
+        while "\n\n" not in self.buffer:
+            message = await self.communicator.receive_output(timeout)
+            self.buffer += message.get("body", b"").decode()
+            if not message.get("more_body") and "\n\n" not in self.buffer:
+                return {"end": "1"}
+        block, self.buffer = self.buffer.split("\n\n", 1)
+        fields: dict[str, str] = {}
+        for line in block.split("\n"):
+            name, _, value = line.partition(":")
+            fields[name or "comment"] = value.strip()
+        return fields
+
+    async def until_live(self) -> list[dict[str, str]]:
+        """Everything sent before the stream went live (the catch-up), then wait for the hub's subscription."""
+        caught_up = []
+        while True:
+            block = await self.next_block()
+            if block.get("comment") == "live":
+                break
+            if "event" in block:
+                caught_up.append(block)
+        await asyncio.wait_for(get_hub().connected.wait(), 5)
+        return caught_up
+
+    async def next_event(self, timeout: float = 5.0) -> dict[str, Any]:
+        """The next event as ``{"event": name, "last_event_id": id or None, **data}``; ``{"event": "end"}`` when the
+        stream ends."""
+        while True:
+            block = await self.next_block(timeout)
+            if "event" in block:
+                return {"event": block["event"], "last_event_id": block.get("id"), **json.loads(block["data"])}
+            if "end" in block:
+                return {"event": "end"}
+
+    async def close(self) -> None:
+        await self.communicator.send_input({"type": "http.disconnect"})
+        await self.communicator.wait(timeout=5)
+
+
+async def post(uid: int, message: str) -> int:
+    return await asyncio.to_thread(services.post_status, uid=uid, message=message)
+
+
+@pytest.fixture
+def people() -> tuple[int, int, int]:
+    """alice follows bob; carol is a stranger to her."""
+    alice = services.create_user(login="alice", name="Alice Liddell")
+    bob = services.create_user(login="bob", name="Bob Builder")
+    carol = services.create_user(login="carol", name="Carol Danvers")
+    services.follow_user(uid=alice, other_uid=bob)
+    return alice, bob, carol
+
+
+def test_anonymous_visitors_and_bad_cursors_are_refused():
+    async def scenario() -> None:
+        assert await LivePage(AnonymousUser()).open() == 403
+        assert await LivePage(viewer(1), query="since_id=abc").open() == 400
+
+    asyncio.run(scenario())
+
+
+def test_posts_by_followed_people_and_by_me_arrive_and_deletions_follow(people):
+    alice, bob, carol = people
+
+    async def scenario() -> None:
+        page = LivePage(viewer(alice))
+        assert await page.open() == 200
+        assert await page.until_live() == []
+        await post(carol, "a stranger speaks")
+        from_bob = await post(bob, "bob <b>bold</b> & live")
+        event = await page.next_event()
+        assert event["event"] == "post" and event["id"] == from_bob and event["last_event_id"] == str(from_bob)
+        assert "bob &lt;b&gt;bold&lt;/b&gt; &amp; live" in event["html"] and "<b>" not in event["html"]
+        assert "Delete" not in event["html"]  # never on someone else's post
+        mine = await post(alice, "my own words")
+        event = await page.next_event()
+        assert event["id"] == mine and ">Delete<" in event["html"]
+        await asyncio.to_thread(services.delete_status, uid=bob, status_id=from_bob)
+        assert await page.next_event() == {"event": "delete", "last_event_id": None, "id": from_bob}
+        await page.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_stream_catches_up_from_the_page_or_the_last_event_id(people):
+    alice, bob, _ = people
+    on_page = [services.post_status(uid=bob, message=f"seen {i}") for i in range(3)]
+    after_render = [services.post_status(uid=bob, message=f"missed {i}") for i in range(2)]
+
+    async def scenario() -> None:
+        page = LivePage(viewer(alice), query=f"since_id={on_page[-1]}")
+        assert await page.open() == 200
+        caught_up = await page.until_live()
+        assert [int(block["id"]) for block in caught_up] == after_render  # oldest first: each goes on top
+        await page.close()
+
+        # After a reconnect the browser's Last-Event-ID is newer than the page's since_id, and wins.
+        page = LivePage(
+            viewer(alice), query=f"since_id={on_page[-1]}", headers=[(b"last-event-id", str(after_render[0]).encode())]
+        )
+        await page.open()
+        assert [int(block["id"]) for block in await page.until_live()] == after_render[1:]
+        await page.close()
+
+    asyncio.run(scenario())
+
+
+def test_someone_followed_after_the_page_opened_starts_flowing_without_a_reload(people, monkeypatch):
+    alice, _, carol = people
+    monkeypatch.setattr(HomeTimelineConsumer, "refresh_seconds", 0.2)
+
+    async def scenario() -> None:
+        page = LivePage(viewer(alice))
+        await page.open()
+        await page.until_live()
+        await asyncio.to_thread(services.follow_user, uid=alice, other_uid=carol)
+        await asyncio.sleep(0.6)  # a few refreshes
+        from_carol = await post(carol, "hello new follower")
+        assert (await page.next_event())["id"] == from_carol
+        await page.close()
+
+    asyncio.run(scenario())
+
+
+def test_closing_the_page_frees_its_subscription(people):
+    alice, _, _ = people
+
+    async def scenario() -> None:
+        page = LivePage(viewer(alice))
+        await page.open()
+        await page.until_live()
+        hub = get_hub()
+        assert len(hub.subscriptions) == 1
+        await page.close()
+        assert hub.subscriptions == set()
+
+    asyncio.run(scenario())
+
+
+def test_an_idle_stream_sends_keep_alives(people, monkeypatch):
+    alice, _, _ = people
+    monkeypatch.setattr(HomeTimelineConsumer, "keepalive_seconds", 0.2)
+
+    async def scenario() -> None:
+        page = LivePage(viewer(alice))
+        await page.open()
+        await page.until_live()
+        assert await page.next_block(timeout=2) == {"comment": "keep-alive"}
+        await page.close()
+
+    asyncio.run(scenario())
