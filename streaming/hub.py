@@ -7,12 +7,12 @@ an event grows with the clients that could want it, not with every connected cli
 runs its exact ``matches`` check.
 
 Every subscription has a bounded queue. A client that falls so far behind that its queue is full is cut off:
-its pending events are dropped and it receives ``DISCONNECT`` with the reason, without slowing anyone else
+its pending events are dropped and it receives a ``Disconnect`` with the reason, without slowing anyone else
 and without memory growing. (The queue only fills if its reader stops taking events while the client is not
-reading; on daphne that takes ``streaming.flow``, because daphne's ``send`` never waits.) Closing a subscription removes it at once; when the last one closes, the hub stops
-reading and drops its Redis connection. If the connection dies (Redis restarted, the subscriber killed), the
-hub reconnects with a short backoff and carries on; events published while it was away are lost, as pub/sub
-is at-most-once by nature.
+reading; on daphne that takes ``streaming.flow``, because daphne's ``send`` never waits.) Closing a
+subscription removes it at once; when the last one closes, the hub stops reading and drops its Redis
+connection. If the connection dies (Redis restarted, the subscriber killed), the hub reconnects with a short
+backoff and carries on; events published while it was away are lost, as pub/sub is at-most-once by nature.
 
 Every event passes ``streaming.visibility.is_public`` once, before any subscription sees it; subscriptions are
 public by default and are offered only public events. A subscription that does its own authorization (a user's
