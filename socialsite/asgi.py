@@ -9,4 +9,6 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402  (needs the app registry ready)
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from streaming.routing import http_router  # noqa: E402
+
+application = ProtocolTypeRouter({"http": http_router(django_asgi_app)})
