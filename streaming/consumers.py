@@ -236,7 +236,6 @@ async def hub_stats(scope: Scope, receive: Receive, send: Send) -> None:
         **get_hub().snapshot(),
         "streams": len(open_streams),
         "tasks": len(asyncio.all_tasks()),
-        "names": [repr(t.get_coro()) for t in asyncio.all_tasks()],
     }
     await send_json(send, 200, body)
 
@@ -276,7 +275,11 @@ async def stream(
         open_streams.add(writer)
         await asyncio.wait({writer, watcher}, return_when=asyncio.FIRST_COMPLETED)
         if writer.done() and not writer.cancelled() and writer.exception() is not None:
+            # A bug, not a client: end the response properly rather than leave the client waiting forever.
             logger.error("A stream writer failed.", exc_info=writer.exception())
+            with contextlib.suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            flow.close(settings.STREAMING_CLOSE_GRACE_SECONDS)
     finally:
         subscription.close()
         for task in (writer, watcher):
