@@ -138,6 +138,19 @@ CACHES = {
     }
 }
 
+# Streaming API (streaming/): read from the environment so a test server can shorten them.
+# A bare newline is sent after this many idle seconds, so clients and proxies know the stream is alive.
+STREAMING_KEEPALIVE_SECONDS = float(os.environ.get("STREAMING_KEEPALIVE_SECONDS", "30"))
+# Events a client may have waiting while it is not reading; one more and it is cut off ("falling behind").
+STREAMING_QUEUE_SIZE = int(os.environ.get("STREAMING_QUEUE_SIZE", "1000"))
+# Kernel send buffer per streaming connection (SO_SNDBUF; 0 keeps the kernel's autotuning, up to 4 MiB on
+# Linux): bounds what a stalled client holds, and how much it must leave unread before it counts as stalled.
+STREAMING_SEND_BUFFER_BYTES = int(os.environ.get("STREAMING_SEND_BUFFER_BYTES", str(256 * 1024)))
+# After the last line (a disconnect notice), how long a client that does not read keeps its connection.
+STREAMING_CLOSE_GRACE_SECONDS = float(os.environ.get("STREAMING_CLOSE_GRACE_SECONDS", "10"))
+# GET /statuses/hub.json: the process's hub counters (subscriptions, events, cut-offs); for debugging only.
+STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", DEBUG)
+
 # Deferred work (fan-out past the first POSTS_PER_PASS followers) runs on RQ, on the same Redis.
 RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}
 RQ = {"WORKER_CLASS": "timelines.worker.Worker"}

@@ -7,11 +7,16 @@ an event grows with the clients that could want it, not with every connected cli
 runs its exact ``matches`` check.
 
 Every subscription has a bounded queue. A client that falls so far behind that its queue is full is cut off:
-its pending events are dropped and it receives ``DISCONNECT`` with the reason, without slowing anyone else
-and without memory growing. Closing a subscription removes it at once; when the last one closes, the hub stops
-reading and drops its Redis connection. If the connection dies (Redis restarted, the subscriber killed), the
-hub reconnects with a short backoff and carries on; events published while it was away are lost, as pub/sub
-is at-most-once by nature.
+its pending events are dropped and it receives a ``Disconnect`` with the reason, without slowing anyone else
+and without memory growing. (The queue only fills if its reader stops taking events while the client is not
+reading; on daphne that takes ``streaming.flow``, because daphne's ``send`` never waits.) Closing a
+subscription removes it at once; when the last one closes, the hub stops reading and drops its Redis
+connection. If the connection dies (Redis restarted, the subscriber killed), the hub reconnects with a short
+backoff and carries on; events published while it was away are lost, as pub/sub is at-most-once by nature.
+
+Every event passes ``streaming.visibility.is_public`` once, before any subscription sees it; subscriptions are
+public by default and are offered only public events. A subscription that does its own authorization (a user's
+live home timeline) passes ``public=False``.
 
 The hub lives on the event loop that created it (daphne runs one per process); ``get_hub()`` returns it.
 """
@@ -28,7 +33,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from socialsite.redis_client import get_async_redis
-from streaming import events, matching
+from streaming import events, matching, visibility
 from timelines import keys
 
 logger = logging.getLogger(__name__)
@@ -54,16 +59,33 @@ class Subscription:
     """A client's view of the stream: the events matching its filter, through a bounded queue."""
 
     def __init__(
-        self, hub: Hub, index_keys: Iterable[str], matches: Callable[[dict[str, Any]], bool], maxsize: int
+        self,
+        hub: Hub,
+        index_keys: Iterable[str],
+        matches: Callable[[dict[str, Any]], bool],
+        maxsize: int,
+        public: bool = True,
     ) -> None:
         self.hub = hub
         self.index_keys = frozenset(index_keys)
         self.matches = matches
+        self.public = public
         self.queue: asyncio.Queue[dict[str, Any] | Disconnect] = asyncio.Queue(maxsize=maxsize)
         self.closed = False
+        # Set when the subscription leaves the hub (closed or cut off), so a writer blocked on a client that
+        # is not reading can wake up and deliver the disconnect notice.
+        self.ended = asyncio.Event()
 
     def offer(self, event: dict[str, Any]) -> None:
-        if self.closed or not self.matches(event):
+        if self.closed:
+            return
+        try:
+            wanted = self.matches(event)
+        except Exception:
+            # One subscriber's faulty predicate must not stop the events of every other subscriber.
+            logger.exception("A stream filter failed on event %s; skipped.", event.get("id"))
+            return
+        if not wanted:
             return
         try:
             self.queue.put_nowait(event)
@@ -122,10 +144,12 @@ class Hub:
         index_keys: Iterable[str],
         matches: Callable[[dict[str, Any]], bool],
         maxsize: int = DEFAULT_QUEUE_SIZE,
+        public: bool = True,
     ) -> Subscription:
         """Register a subscription offered every event carrying one of ``index_keys`` (``matching.ALL`` for
-        every event) and passing ``matches``. Starts reading Redis if this is the first subscription."""
-        subscription = Subscription(self, index_keys, matches, maxsize)
+        every event) and passing ``matches``; with ``public`` (the default), only events that
+        ``visibility.is_public`` allows. Starts reading Redis if this is the first subscription."""
+        subscription = Subscription(self, index_keys, matches, maxsize, public)
         self.subscriptions.add(subscription)
         for key in subscription.index_keys:
             self.index.setdefault(key, set()).add(subscription)
@@ -146,6 +170,7 @@ class Hub:
         if subscription.closed:
             return
         subscription.closed = True
+        subscription.ended.set()
         self.subscriptions.discard(subscription)
         for key in subscription.index_keys:
             bucket = self.index.get(key)
@@ -158,22 +183,41 @@ class Hub:
             self._task = None
             self.connected.clear()
 
+    def snapshot(self) -> dict[str, Any]:
+        """Counters for operators and tests: live subscriptions, index size, and what the hub has done."""
+        return {
+            "subscriptions": len(self.subscriptions),
+            "index_keys": len(self.index),
+            "reading": self._task is not None and not self._task.done(),
+            "connected": self.connected.is_set(),
+            "events": self.stats.events,
+            "delivered": self.stats.delivered,
+            "candidates": self.stats.candidates,
+            "cut_off": self.stats.cut_off,
+            "reconnects": self.stats.reconnects,
+            "decode_errors": self.stats.decode_errors,
+        }
+
     # --- dispatch ---
 
     def dispatch(self, raw: str | bytes) -> None:
         """Offer one published event to the subscriptions indexed under its keys."""
         try:
             event = events.decode(raw)
-        except ValueError:
+            index_keys = matching.event_index_keys(event)
+        except (ValueError, TypeError, KeyError):
             self.stats.decode_errors += 1
-            logger.warning("Dropped a stream event that is not JSON: %r", raw[:200])
+            logger.warning("Dropped a stream event that is not a status: %r", raw[:200])
             return
         self.stats.events += 1
+        public = visibility.is_public(event)
         candidates: set[Subscription] = set()
-        for key in matching.event_index_keys(event):
+        for key in index_keys:
             bucket = self.index.get(key)
             if bucket:
                 candidates |= bucket
+        if not public:
+            candidates = {subscription for subscription in candidates if not subscription.public}
         self.stats.candidates += len(candidates)
         for subscription in candidates:
             before = subscription.queue.qsize()

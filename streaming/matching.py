@@ -2,25 +2,40 @@
 
 An event (a posted or deleted status) is offered to subscriptions registered under any of these keys:
 
-- ``ALL``: every event (sample and firehose streams);
+- ``ALL``: every event (firehose-like consumers that want everything);
+- ``sample:<n>``: events whose ``id % 100 == n`` (a sample stream registers only the buckets it keeps, so a
+  10 % sample is not even offered the other 90 % of events);
 - ``author:<uid>``: events by that user (live home timelines);
 - ``login:<login>``: events by that user or mentioning ``@login`` (the ``follow`` filter);
 - ``word:<word>``: events whose message contains that word (the ``track`` filter indexes one word per phrase);
-- ``GEO``: events carrying a location (the ``locations`` filter).
+- ``geo:<lat cell>:<lon cell>``: events located in that cell of a ``GEO_CELL_DEGREES`` grid (the ``locations``
+  filter registers the cells its boxes touch); ``GEO``: every event carrying a location.
 
-Words are lowercased and stripped of the punctuation around them, so "Redis," and "redis" are one word.
+Words are lowercased and split on whitespace; punctuation around a word is ignored, inside it kept, so
+"Redis," "(redis)" "#redis" and "redis" are one word while "can't" and "node.js" stay whole. Track phrases
+are tokenized by the same ``words`` function, which is what makes the index exact: a phrase can only match
+an event that carries its indexed word.
+
+Tokenizing a message costs the same for every subscriber, so on a ``StreamEvent`` it is done once and
+cached on the event.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Iterator
 from typing import Any
+
+from streaming.events import StreamEvent
 
 ALL = "*"
 GEO = "geo"
+GEO_CELL_DEGREES = 10
 
-# Punctuation that may surround a word ("(redis)", "redis!", "“redis”"); inner punctuation stays ("can't").
-_SURROUNDING = "\"'`.,;:!?()[]{}<>«»\u201c\u201d\u2018\u2019\u2026-\u2013\u2014*_~|/\\"
+# Punctuation that may surround a word ("(redis)", "redis!", "“redis”", "#redis", "@ada"); inner punctuation
+# stays ("can't", "node.js").
+_SURROUNDING = "\"'`.,;:!?()[]{}<>«»\u201c\u201d\u2018\u2019\u2026-\u2013\u2014*_~|/\\#@$%&"
 _MENTION = re.compile(r"@([A-Za-z0-9_]+)")
 
 
@@ -34,6 +49,14 @@ def login_key(login: str) -> str:
 
 def word_key(word: str) -> str:
     return f"word:{word}"
+
+
+def sample_key(bucket: int) -> str:
+    return f"sample:{bucket}"
+
+
+def geo_cell_key(lat_cell: int, lon_cell: int) -> str:
+    return f"geo:{lat_cell}:{lon_cell}"
 
 
 def words(text: str) -> set[str]:
@@ -51,16 +74,70 @@ def mentions(text: str) -> set[str]:
     return {login.lower() for login in _MENTION.findall(text)}
 
 
+def _cached(event: dict[str, Any], name: str, compute: Any) -> Any:
+    if isinstance(event, StreamEvent):
+        if name not in event.cache:
+            event.cache[name] = compute()
+        return event.cache[name]
+    return compute()
+
+
+def event_words(event: dict[str, Any]) -> set[str]:
+    """The words of the event's message (cached on a ``StreamEvent``)."""
+    return _cached(event, "words", lambda: words(str(event.get("message", ""))))
+
+
+def event_mentions(event: dict[str, Any]) -> set[str]:
+    """The logins the event's message mentions (cached on a ``StreamEvent``)."""
+    return _cached(event, "mentions", lambda: mentions(str(event.get("message", ""))))
+
+
+def parse_location(value: object) -> tuple[float, float] | None:
+    """The ``(lat, lon)`` of a status's ``location`` field ("lat,lon"), or None when absent or malformed."""
+    if not isinstance(value, str) or not value:
+        return None
+    lat_text, comma, lon_text = value.partition(",")
+    try:
+        lat, lon = float(lat_text), float(lon_text)
+    except ValueError:
+        return None
+    if not comma or not (math.isfinite(lat) and math.isfinite(lon)):
+        return None
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+        return None
+    return lat, lon
+
+
+def event_location(event: dict[str, Any]) -> tuple[float, float] | None:
+    return _cached(event, "location", lambda: parse_location(event.get("location")))
+
+
+def _lat_cell(lat: float) -> int:
+    return min(math.floor(lat / GEO_CELL_DEGREES), 90 // GEO_CELL_DEGREES - 1)
+
+
+def _lon_cell(lon: float) -> int:
+    return min(math.floor(lon / GEO_CELL_DEGREES), 180 // GEO_CELL_DEGREES - 1)
+
+
+def geo_cells(lat_min: float, lon_min: float, lat_max: float, lon_max: float) -> Iterator[str]:
+    """The keys of every grid cell a box touches (at most 18 x 36 for the whole Earth)."""
+    for lat_cell in range(_lat_cell(lat_min), _lat_cell(lat_max) + 1):
+        for lon_cell in range(_lon_cell(lon_min), _lon_cell(lon_max) + 1):
+            yield geo_cell_key(lat_cell, lon_cell)
+
+
 def event_index_keys(event: dict[str, Any]) -> set[str]:
     """Every index key of one event (see the module docstring)."""
-    message = str(event.get("message", ""))
-    found = {ALL}
+    found = {ALL, sample_key(int(event["id"]) % 100)}
     if "uid" in event:
         found.add(author_key(int(event["uid"])))
     if event.get("login"):
         found.add(login_key(str(event["login"])))
-    found.update(login_key(login) for login in mentions(message))
-    found.update(word_key(word) for word in words(message))
-    if event.get("location"):
+    found.update(login_key(login) for login in event_mentions(event))
+    found.update(word_key(word) for word in event_words(event))
+    location = event_location(event)
+    if location is not None:
         found.add(GEO)
+        found.add(geo_cell_key(_lat_cell(location[0]), _lon_cell(location[1])))
     return found

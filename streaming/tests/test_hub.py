@@ -164,3 +164,40 @@ def test_the_hub_survives_a_redis_restart(settings, tmp_path):
     finally:
         embedded_redis.stop(directory)
         redis_client.reset()
+
+
+def test_a_post_that_is_not_public_reaches_only_subscriptions_that_are_not_public(people):
+    alice, _ = people
+
+    async def scenario():
+        hub = Hub()
+        public = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+        private = hub.subscribe(index_keys={matching.author_key(alice)}, matches=lambda e: True, public=False)
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        hidden = await post(alice, "followers only", protected="true")
+        shown = await post(alice, "everyone")
+        assert (await next_item(private))["id"] == hidden
+        assert (await next_item(private))["id"] == shown
+        assert (await next_item(public))["id"] == shown
+        public.close()
+        private.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_faulty_filter_or_event_does_not_stop_the_others(people):
+    alice, _ = people
+
+    async def scenario():
+        hub = Hub()
+        faulty = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: e["missing"])
+        healthy = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        await asyncio.to_thread(get_redis().publish, keys.STREAM_CHANNEL, '["not", "a status"]')
+        status_id = await post(alice, "still flowing")
+        assert (await next_item(healthy))["id"] == status_id
+        assert faulty.queue.empty() and hub.stats.decode_errors == 1 and hub.stats.reconnects == 0
+        faulty.close()
+        healthy.close()
+
+    asyncio.run(scenario())

@@ -1,0 +1,340 @@
+"""The streaming API's HTTP endpoints (book section 8.5), as plain ASGI applications served by daphne.
+
+- ``GET /statuses/sample.json?identifier=ID&percent=N``: the identifier's sample (``percent=100``: firehose);
+- ``POST /statuses/filter.json?identifier=ID`` with a form of ``track``, ``follow``, ``locations``
+  (or ``location``), which may also come in the query string;
+- ``GET /statuses/hub.json``: this process's hub counters, when ``settings.STREAMING_HUB_ENDPOINT`` is on;
+- anything else under ``/statuses/``: 404.
+
+Both streams take ``delimited=length``. This layer only checks input and maps errors: every client mistake is
+a 4xx with a JSON body ``{"error": <code>, "message": <text>}`` (401 without identifier, 405 wrong method, 404
+unknown path, 400 malformed, over-limit or missing predicates, 413 oversized form), and 503 when the process
+cannot reach Redis within ``CONNECT_TIMEOUT_SECONDS``.
+
+A stream is one subscription to the process's hub (``streaming.hub``) and two tasks: a writer that moves
+events from the subscription's bounded queue to the client, waiting for the client to read when daphne says it
+is not (``streaming.flow``), with a keep-alive newline when idle; and a watcher for ``http.disconnect``.
+Whichever ends first ends the other, and the subscription is closed at once, so a client that goes away leaves
+nothing behind. A client cut off for falling behind gets ``{"disconnect": {"reason": "falling behind"}}`` as
+its last line and its connection is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+from urllib.parse import parse_qs
+
+from django.conf import settings
+
+from streaming import events, filters
+from streaming.flow import Flow, NoFlow, flow_for
+from streaming.hub import Disconnect, Subscription, get_hub
+
+logger = logging.getLogger(__name__)
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+CONNECT_TIMEOUT_SECONDS = 3.0
+MAX_FORM_BYTES = 256 * 1024  # 400 phrases of 60 characters plus 5,000 logins of 20 fit with room to spare
+MAX_FORM_FIELDS = 10_000
+MAX_IDENTIFIER_LENGTH = 100
+# Events written to the client in one chunk when several are waiting.
+MAX_BATCH = 100
+
+IDENTIFIER_MISSING = "Add ?identifier=<your client id> to the URL."
+IDENTIFIER_INVALID = f"The identifier is at most {MAX_IDENTIFIER_LENGTH} printable characters."
+DELIMITED_INVALID = "delimited takes only the value length."
+FORM_INVALID = "Send the parameters as an application/x-www-form-urlencoded form in UTF-8."
+FORM_TOO_LARGE = f"The form is larger than {MAX_FORM_BYTES} bytes."
+NOT_FOUND = "No such streaming endpoint: try GET /statuses/sample.json or POST /statuses/filter.json."
+METHOD_NOT_ALLOWED = "{path} takes {method} only."
+UNAVAILABLE = "The stream is unavailable right now; try again in a few seconds."
+
+STREAM_HEADERS = [
+    (b"content-type", b"application/json"),
+    (b"cache-control", b"no-cache, no-store"),
+    # Proxies such as nginx would otherwise buffer the stream.
+    (b"x-accel-buffering", b"no"),
+]
+
+# The writer tasks of this process's open streams (what GET /statuses/hub.json reports as "streams").
+open_streams: set[asyncio.Task[Any]] = set()
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = list(headers)
+
+
+async def send_json(send: Send, status: int, body: dict[str, Any], headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+    payload = json.dumps(body).encode() + b"\n"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                (b"cache-control", b"no-store"),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
+
+
+async def send_error(send: Send, error: ApiError) -> None:
+    await send_json(send, error.status, {"error": error.code, "message": error.message}, error.headers)
+
+
+# --- reading the request ---------------------------------------------------------------------------------
+
+
+def _parse_params(text: str) -> dict[str, list[str]]:
+    try:
+        return parse_qs(text, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS)
+    except ValueError:
+        raise ApiError(400, "malformed", FORM_INVALID) from None
+
+
+def query_params(scope: Scope) -> dict[str, list[str]]:
+    # Daphne refuses a query string that is not ASCII, so latin-1 cannot fail; escapes decode as UTF-8.
+    return _parse_params(scope.get("query_string", b"").decode("latin-1"))
+
+
+async def read_form(scope: Scope, receive: Receive) -> dict[str, list[str]] | None:
+    """The request's form parameters, or None when the client disconnected before sending it all."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        if message["type"] != "http.request":
+            continue
+        body = message.get("body", b"")
+        size += len(body)
+        if size > MAX_FORM_BYTES:
+            raise ApiError(413, "too_large", FORM_TOO_LARGE)
+        chunks.append(body)
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    if not body.strip():
+        return {}
+    content_type = dict(scope.get("headers", [])).get(b"content-type", b"")
+    media_type = content_type.split(b";")[0].strip().lower()
+    if media_type not in (b"", b"application/x-www-form-urlencoded"):
+        raise ApiError(400, "malformed", FORM_INVALID)
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(400, "malformed", FORM_INVALID) from None
+    return _parse_params(text)
+
+
+def require_method(scope: Scope, method: str) -> None:
+    if scope["method"] != method:
+        raise ApiError(
+            405,
+            "method_not_allowed",
+            METHOD_NOT_ALLOWED.format(path=scope["path"], method=method),
+            [(b"allow", method.encode())],
+        )
+
+
+def last(params: Mapping[str, Sequence[str]], name: str) -> str | None:
+    values = params.get(name)
+    return values[-1] if values else None
+
+
+def require_identifier(params: Mapping[str, Sequence[str]]) -> str:
+    identifier = (last(params, "identifier") or "").strip()
+    if not identifier:
+        raise ApiError(401, "identifier_missing", IDENTIFIER_MISSING)
+    if len(identifier) > MAX_IDENTIFIER_LENGTH or not identifier.isprintable():
+        raise ApiError(400, "malformed", IDENTIFIER_INVALID)
+    return identifier
+
+
+def parse_delimited(params: Mapping[str, Sequence[str]]) -> bool:
+    value = (last(params, "delimited") or "").strip()
+    if value not in ("", "length"):
+        raise ApiError(400, "malformed", DELIMITED_INVALID)
+    return value == "length"
+
+
+def as_api_error(error: filters.FilterError) -> ApiError:
+    return ApiError(400, "malformed", str(error))
+
+
+# --- the endpoints ---------------------------------------------------------------------------------------
+
+
+async def sample(scope: Scope, receive: Receive, send: Send) -> None:
+    """``GET /statuses/sample.json``: the identifier's ``percent`` sample of every public status."""
+    try:
+        require_method(scope, "GET")
+        params = query_params(scope)
+        identifier = require_identifier(params)
+        delimited = parse_delimited(params)
+        try:
+            percent = filters.parse_sample(last(params, "percent"))
+        except filters.FilterError as error:
+            raise as_api_error(error) from None
+    except ApiError as error:
+        await send_error(send, error)
+        return
+    stream_filter = filters.SampleFilter.create(identifier, percent)
+    await stream(scope, receive, send, stream_filter=stream_filter, delimited=delimited)
+
+
+async def filter_(scope: Scope, receive: Receive, send: Send) -> None:
+    """``POST /statuses/filter.json``: public statuses matching any of the request's predicates."""
+    try:
+        require_method(scope, "POST")
+        params = query_params(scope)
+        form = await read_form(scope, receive)
+        if form is None:
+            return
+        for name, values in form.items():
+            params.setdefault(name, []).extend(values)
+        require_identifier(params)
+        delimited = parse_delimited(params)
+        try:
+            stream_filter = filters.parse_filter(params)
+        except filters.FilterError as error:
+            raise as_api_error(error) from None
+    except ApiError as error:
+        await send_error(send, error)
+        return
+    await stream(scope, receive, send, stream_filter=stream_filter, delimited=delimited)
+
+
+async def hub_stats(scope: Scope, receive: Receive, send: Send) -> None:
+    """``GET /statuses/hub.json``: this process's hub counters, for debugging and tests (404 when disabled)."""
+    if not settings.STREAMING_HUB_ENDPOINT:
+        await not_found(scope, receive, send)
+        return
+    try:
+        require_method(scope, "GET")
+    except ApiError as error:
+        await send_error(send, error)
+        return
+    body = {
+        **get_hub().snapshot(),
+        "streams": len(open_streams),
+        "tasks": len(asyncio.all_tasks()),
+    }
+    await send_json(send, 200, body)
+
+
+async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
+    await send_error(send, ApiError(404, "not_found", NOT_FOUND))
+
+
+# --- streaming -------------------------------------------------------------------------------------------
+
+
+async def stream(
+    scope: Scope, receive: Receive, send: Send, *, stream_filter: filters.StreamFilter, delimited: bool
+) -> None:
+    """Answer 200 and stream what ``stream_filter`` matches until the client leaves or is cut off."""
+    hub = get_hub()
+    subscription = hub.subscribe(
+        index_keys=stream_filter.index_keys(), matches=stream_filter, maxsize=settings.STREAMING_QUEUE_SIZE
+    )
+    flow: Flow = NoFlow()
+    writer: asyncio.Task[None] | None = None
+    watcher: asyncio.Task[None] | None = None
+    try:
+        try:
+            async with asyncio.timeout(CONNECT_TIMEOUT_SECONDS):
+                await hub.connected.wait()
+        except TimeoutError:
+            await send_error(send, ApiError(503, "unavailable", UNAVAILABLE, [(b"retry-after", b"5")]))
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
+        # Daphne writes the status line and headers with the first body message: an empty one sends them now,
+        # so the client knows it is subscribed before any event arrives.
+        await send({"type": "http.response.body", "body": b"", "more_body": True})
+        flow = flow_for(send, send_buffer_bytes=settings.STREAMING_SEND_BUFFER_BYTES)
+        writer = asyncio.ensure_future(write_events(subscription, send, flow, delimited=delimited))
+        watcher = asyncio.ensure_future(wait_for_disconnect(receive))
+        open_streams.add(writer)
+        await asyncio.wait({writer, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        if writer.done() and not writer.cancelled() and writer.exception() is not None:
+            # A bug, not a client: end the response properly rather than leave the client waiting forever.
+            logger.error("A stream writer failed.", exc_info=writer.exception())
+            with contextlib.suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            flow.close(settings.STREAMING_CLOSE_GRACE_SECONDS)
+    finally:
+        subscription.close()
+        for task in (writer, watcher):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if writer is not None:
+            open_streams.discard(writer)
+        flow.release()
+
+
+async def wait_for_disconnect(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def write_events(subscription: Subscription, send: Send, flow: Flow, *, delimited: bool) -> None:
+    """Move events from the subscription to the client until it is cut off or the connection is lost."""
+    queue = subscription.queue
+    frame: Callable[[bytes], bytes] = events.length_delimited if delimited else (lambda line: line)
+    keepalive = settings.STREAMING_KEEPALIVE_SECONDS
+
+    async def body(data: bytes, *, more: bool = True) -> None:
+        await send({"type": "http.response.body", "body": data, "more_body": more})
+
+    while True:
+        if not flow.writable():
+            # The client is not reading: leave events in the queue, so that if it never catches up the queue
+            # fills and the hub cuts it off, instead of the server buffering its backlog.
+            await flow.wait_writable(subscription.ended)
+        if flow.lost:
+            return
+        if queue.empty():
+            try:
+                async with asyncio.timeout(keepalive):
+                    item = await queue.get()
+            except TimeoutError:
+                await body(events.KEEPALIVE)
+                continue
+        else:
+            item = queue.get_nowait()
+        lines: list[bytes] = []
+        notice: Disconnect | None = None
+        while True:
+            if isinstance(item, Disconnect):
+                notice = item
+                break
+            lines.append(frame(events.wire_line(item)))
+            if len(lines) >= MAX_BATCH or queue.empty():
+                break
+            item = queue.get_nowait()
+        if notice is not None:
+            lines.append(frame(events.disconnect_line(notice.reason)))
+            await body(b"".join(lines), more=False)
+            flow.close(settings.STREAMING_CLOSE_GRACE_SECONDS)
+            return
+        await body(b"".join(lines))

@@ -1,0 +1,20 @@
+"""HTTP routes of the streaming API, served by daphne ahead of Django (see ``socialsite.asgi``).
+
+The streaming endpoints are plain ASGI applications (``streaming.consumers``) rather than Django views, so a
+stream holds no Django request machinery for its lifetime. Any other path under ``/statuses/`` answers a JSON
+404 here instead of Django's HTML page, as the API's clients expect, except the site's own pages about one
+status (``/statuses/<id>/...``, such as delete), which fall through to Django.
+"""
+
+from __future__ import annotations
+
+from django.urls import path, re_path
+
+from streaming import consumers
+
+http_urlpatterns = [
+    path("statuses/sample.json", consumers.sample),
+    path("statuses/filter.json", consumers.filter_),
+    path("statuses/hub.json", consumers.hub_stats),
+    re_path(r"^statuses/(?!\d+/)", consumers.not_found),
+]
