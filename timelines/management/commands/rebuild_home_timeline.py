@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.template.defaultfilters import pluralize
 from tqdm import tqdm
 
 from timelines import exceptions, keys, selectors, services
@@ -61,4 +62,6 @@ class Command(BaseCommand):
                         continue  # deleted meanwhile
                     removed += result.removed
                     rebuilt += 1
-        self.stdout.write(self.style.SUCCESS(f"Rebuilt {rebuilt} timelines; removed {removed} stale entries."))
+        summary = f"Rebuilt {rebuilt} timeline{pluralize(rebuilt)}; "
+        summary += f"removed {removed} stale entr{pluralize(removed, 'y,ies')}."
+        self.stdout.write(self.style.SUCCESS(summary))
