@@ -15,6 +15,11 @@ MESSAGE_TOO_LONG = f"Posts are at most {keys.MAX_MESSAGE_LENGTH} characters."
 INVALID_STATUS_DATA = "That post carries data that cannot be stored."
 CANNOT_FOLLOW_SELF = "You cannot follow yourself."
 NOT_OWNER = "Only the author can delete a post."
+UNKNOWN_LIST = "No such list."
+NOT_LIST_OWNER = "Only the owner of a list can change it."
+INVALID_LIST_NAME = f"List names are 1 to {keys.MAX_LIST_NAME_LENGTH} characters."
+TOO_MANY_LISTS = f"You can have at most {keys.MAX_LISTS_PER_USER} lists; delete one first."
+LIST_FULL = f"A list can hold at most {keys.MAX_LIST_MEMBERS} people."
 
 
 class TimelineError(Exception):
@@ -61,3 +66,23 @@ class CannotFollowSelf(TimelineError):
 
 class NotOwner(TimelineError):
     default_message = NOT_OWNER
+
+
+class UnknownList(TimelineError):
+    default_message = UNKNOWN_LIST
+
+
+class NotListOwner(TimelineError):
+    default_message = NOT_LIST_OWNER
+
+
+class InvalidListName(TimelineError):
+    default_message = INVALID_LIST_NAME
+
+
+class TooManyLists(TimelineError):
+    default_message = TOO_MANY_LISTS
+
+
+class ListFull(TimelineError):
+    default_message = LIST_FULL

@@ -10,6 +10,7 @@ Schema, as ``redis-cli`` shows it::
                      > HGETALL user:{42}
                      login alice  name "Alice Liddell"  id 42  followers 3  following 7  posts 12
                      signup 1763800000.123456
+                     and, once they own or are in a list, lists (lists:{42} size), listed (list:out:{42} size)
     users:           HASH  lowercased login -> uid; claimed with HSETNX, so a login is taken once
                      > HGET users: alice
                      42
@@ -27,6 +28,27 @@ Schema, as ``redis-cli`` shows it::
     followers:{42}   ZSET  follower uid -> time they followed
     following:{42}   ZSET  followed uid -> time of following
 
+Named lists of users (the book's exercises "Lists of users" and "Updating lists"): a list is "a different
+type of follower", keyed by its own id, so its hash, members and timeline share the list's slot::
+
+    list:id:           STRING  last list id (INCR)
+    list:{7}           HASH  id, uid (owner), name, members, created; ``members`` is set from the size of
+                       list:in:{7} inside the script that changes it, so it cannot drift
+                       > HGETALL list:{7}
+                       id 7  uid 42  name "Climbers"  members 3  created 1763800000.1
+    lists:{42}         ZSET  list id -> created; the lists user 42 owns (counted in user:{42} ``lists``)
+    list:in:{7}        ZSET  member uid -> time added; whose statuses list 7 shows
+    list:out:{99}      ZSET  list id -> time added; the lists user 99 is in (counted in user:{99} ``listed``);
+                       the fan-out reads it as it reads followers:{99}
+    list:statuses:{7}  ZSET  status id -> posted; the list's timeline, trimmed to HOME_TIMELINE_SIZE
+                       > ZREVRANGE list:statuses:{7} 0 1
+                       9001 8954
+
+Refills (the book's exercise "Refilling timelines")::
+
+    refill:home:{42}           STRING  number of the latest refill run of home:{42}; a run that finds a
+    refill:list:statuses:{7}   newer number stops, since the newer run covers everything it would do
+
 Pub/sub::
 
     streaming:status:   every posted status as JSON, and every deletion as the status plus "deleted": true
@@ -39,6 +61,16 @@ from __future__ import annotations
 
 HOME_TIMELINE_SIZE = 1000
 POSTS_PER_PASS = 1000
+# A refill step reads the profiles of at most this many followees (or list members), so a user following
+# 5,000 people never makes one step read 5,000 profiles (the book's REFILL_USERS_STEP is 50).
+REFILL_USERS_STEP = 100
+# How long a refill run's number is kept; far longer than any run takes.
+REFILL_RUN_TTL_SECONDS = 24 * 3600
+
+# Twitter's limits on lists.
+MAX_LISTS_PER_USER = 1000
+MAX_LIST_MEMBERS = 5000
+MAX_LIST_NAME_LENGTH = 25
 
 MAX_MESSAGE_LENGTH = 280
 MAX_LOGIN_LENGTH = 20
@@ -55,6 +87,7 @@ MAX_PAGE_SIZE = 200
 USERS_BY_LOGIN = "users:"
 USER_ID_COUNTER = "user:id:"
 STATUS_ID_COUNTER = "status:id:"
+LIST_ID_COUNTER = "list:id:"
 STREAM_CHANNEL = "streaming:status:"
 
 
@@ -80,6 +113,33 @@ def followers(uid: int) -> str:
 
 def following(uid: int) -> str:
     return f"following:{{{uid}}}"
+
+
+def user_list(list_id: int) -> str:
+    return f"list:{{{list_id}}}"
+
+
+def lists_of(uid: int) -> str:
+    """The lists ``uid`` owns."""
+    return f"lists:{{{uid}}}"
+
+
+def list_members(list_id: int) -> str:
+    return f"list:in:{{{list_id}}}"
+
+
+def listed_in(uid: int) -> str:
+    """The lists ``uid`` is a member of."""
+    return f"list:out:{{{uid}}}"
+
+
+def list_timeline(list_id: int) -> str:
+    return f"list:statuses:{{{list_id}}}"
+
+
+def refill_run(timeline_key: str) -> str:
+    """The run counter of refills of ``timeline_key`` (same slot as the timeline)."""
+    return f"refill:{timeline_key}"
 
 
 TIMELINES = {"home": home_timeline, "profile": profile_timeline}

@@ -19,6 +19,8 @@ class User:
     following: int
     posts: int
     signup: float
+    lists: int = 0
+    listed: int = 0
 
     @classmethod
     def from_hash(cls, fields: dict[str, str]) -> User:
@@ -30,6 +32,8 @@ class User:
             following=int(fields.get("following", 0)),
             posts=int(fields.get("posts", 0)),
             signup=float(fields.get("signup", 0.0)),
+            lists=int(fields.get("lists", 0)),
+            listed=int(fields.get("listed", 0)),
         )
 
 
@@ -44,3 +48,34 @@ def status_from_hash(fields: dict[str, str]) -> dict[str, object]:
     status["uid"] = int(fields["uid"])
     status["posted"] = float(fields["posted"])
     return status
+
+
+@dataclass(frozen=True, slots=True)
+class UserList:
+    """A named list of users, as stored in ``list:{id}`` (the book's exercise "Lists of users")."""
+
+    id: int
+    uid: int
+    login: str
+    name: str
+    members: int
+    created: float
+
+    @classmethod
+    def from_hash(cls, fields: dict[str, str]) -> UserList:
+        return cls(
+            id=int(fields["id"]),
+            uid=int(fields["uid"]),
+            login=fields.get("login", ""),
+            name=fields["name"],
+            members=int(fields.get("members", 0)),
+            created=float(fields.get("created", 0.0)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ListChoice:
+    """One of a viewer's lists in the list picker on a profile, and whether that profile is in it."""
+
+    list: UserList
+    is_member: bool

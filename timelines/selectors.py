@@ -1,4 +1,4 @@
-"""Reads of the social graph: timelines, statuses, users and follow lists (book sections 8.2 and 8.3).
+"""Reads of the social graph: timelines, statuses, users, follow lists and named lists (book 8.2 and 8.3).
 
 Selectors return plain data (dicts for statuses, ``records.User`` for users) and never write. A timeline page
 costs two round trips whatever its size: one script for the ids, one pipeline for the status hashes.
@@ -7,7 +7,7 @@ costs two round trips whatever its size: one script for the ids, one pipeline fo
 from __future__ import annotations
 
 from timelines import exceptions, keys, store
-from timelines.records import User, status_from_hash
+from timelines.records import ListChoice, User, UserList, status_from_hash
 
 # How many extra reads a page may spend replacing statuses deleted since their id was written (zombies).
 MAX_REFILL_READS = 3
@@ -33,18 +33,46 @@ def get_status_messages(
     so the next page is ``max_id=<last id returned>``. Deleted statuses are never returned; on a first page or
     a cursor page, their places are filled from further down the timeline. Raises ``UnknownUser``.
     """
+    return _timeline_messages(
+        keys.timeline(timeline, uid), keys.user(uid), exceptions.UnknownUser, page, count, max_id, since_id
+    )
+
+
+def get_list_status_messages(
+    *,
+    list_id: int,
+    page: int = 1,
+    count: int = keys.DEFAULT_PAGE_SIZE,
+    max_id: int | None = None,
+    since_id: int | None = None,
+) -> list[dict[str, object]]:
+    """A page of statuses from a list's timeline, newest first, paged like ``get_status_messages`` (the book's
+    exercise "Lists of users": fetch the custom list). Raises ``UnknownList``."""
+    return _timeline_messages(
+        keys.list_timeline(list_id), keys.user_list(list_id), exceptions.UnknownList, page, count, max_id, since_id
+    )
+
+
+def _timeline_messages(
+    key: str,
+    owner_key: str,
+    missing: type[exceptions.TimelineError],
+    page: int,
+    count: int,
+    max_id: int | None,
+    since_id: int | None,
+) -> list[dict[str, object]]:
     if page < 1:
         raise ValueError("page starts at 1")
     count = _clamp_count(count)
-    key, user_key = keys.timeline(timeline, uid), keys.user(uid)
     offset = (page - 1) * count
     statuses: list[dict[str, object]] = []
     cursor = max_id or 0
     for _ in range(1 + MAX_REFILL_READS):
         wanted = count - len(statuses)
-        ids = store.timeline_page(key, user_key, max_id=cursor, since_id=since_id or 0, offset=offset, count=wanted)
+        ids = store.timeline_page(key, owner_key, max_id=cursor, since_id=since_id or 0, offset=offset, count=wanted)
         if ids is None:
-            raise exceptions.UnknownUser()
+            raise missing()
         statuses.extend(status_from_hash(fields) for fields in store.get_statuses(ids) if fields)
         # Refill only when paging by cursor: with page numbers the next page would repeat what a refill took.
         if len(ids) < wanted or len(statuses) >= count or page > 1:
@@ -82,6 +110,15 @@ def get_user_by_login(*, login: str) -> User:
 def get_users(*, uids: list[int]) -> list[User]:
     """Users for ``uids`` in order, skipping unknown ones. One round trip."""
     return [User.from_hash(fields) for fields in store.get_users(uids) if fields]
+
+
+def get_all_users() -> list[User]:
+    """Every user, by id (for maintenance commands). O(users), pipelined in chunks."""
+    last = store.last_id(keys.USER_ID_COUNTER)
+    users: list[User] = []
+    for start in range(1, last + 1, 500):
+        users.extend(get_users(uids=list(range(start, min(start + 500, last + 1)))))
+    return users
 
 
 def _follow_list(key: str, uid: int, page: int, count: int) -> list[User]:
@@ -143,3 +180,49 @@ def get_suggested_users(*, uid: int, count: int = 5) -> list[User]:
     followed = store.memberships(keys.following(uid), ordered)
     fresh = [other for other, is_followed in zip(ordered, followed, strict=True) if not is_followed]
     return get_users(uids=fresh[: count * 2])[:count]
+
+
+# --- lists of users ----------------------------------------------------------------------------------
+
+
+def get_user_list(*, list_id: int) -> UserList:
+    fields = store.get_list(list_id)
+    if not fields:
+        raise exceptions.UnknownList()
+    return UserList.from_hash(fields)
+
+
+def get_user_lists(*, uid: int) -> list[UserList]:
+    """The lists ``uid`` owns, by name. Two round trips. Raises ``UnknownUser``."""
+    list_ids = [list_id for list_id, _ in store.set_entries(keys.lists_of(uid))]
+    if not list_ids:
+        get_user(uid=uid)  # no lists is fine, an unknown user is not
+    # An id claimed by a creation that has not written its hash yet (or never will) is skipped.
+    found = [UserList.from_hash(fields) for fields in store.get_lists(list_ids) if fields]
+    return sorted(found, key=lambda user_list: (user_list.name.casefold(), user_list.id))
+
+
+def get_list_members(*, list_id: int, page: int = 1, count: int = keys.DEFAULT_PAGE_SIZE) -> list[User]:
+    """The members of a list, most recently added first. Raises ``UnknownList``."""
+    if page < 1:
+        raise ValueError("page starts at 1")
+    count = _clamp_count(count)
+    uids = store.set_members(keys.list_members(list_id), offset=(page - 1) * count, count=count)
+    if not uids:
+        get_user_list(list_id=list_id)
+    return get_users(uids=uids)
+
+
+def is_list_member(*, list_id: int, uid: int) -> bool:
+    return store.memberships(keys.list_members(list_id), [uid]) == [True]
+
+
+def get_list_choices(*, uid: int, member_uid: int) -> list[ListChoice]:
+    """``uid``'s lists, each with whether ``member_uid`` is in it: the list picker on a profile. Three round
+    trips whatever the number of lists."""
+    user_lists = get_user_lists(uid=uid)
+    scores = store.member_scores(keys.listed_in(member_uid), [user_list.id for user_list in user_lists])
+    return [
+        ListChoice(list=user_list, is_member=score is not None)
+        for user_list, score in zip(user_lists, scores, strict=True)
+    ]

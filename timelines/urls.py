@@ -1,4 +1,4 @@
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 
 from timelines import views
 
@@ -15,4 +15,5 @@ urlpatterns = [
     re_path(rf"^{LOGIN}/following$", views.following, name="following"),
     re_path(rf"^{LOGIN}/follow$", views.follow, name="follow"),
     re_path(rf"^{LOGIN}/unfollow$", views.unfollow, name="unfollow"),
+    path("", include("timelines.list_urls")),
 ]

@@ -183,6 +183,7 @@ def profile(request: HttpRequest, login: str) -> HttpResponse:
         "is_following": viewer_uid is not None
         and viewer_uid != user.id
         and selectors.is_following(uid=viewer_uid, other_uid=user.id),
+        "list_choices": selectors.get_list_choices(uid=viewer_uid, member_uid=user.id) if viewer_uid else [],
         **_timeline_context(statuses),
     }
     return _timeline_response(request, "timelines/profile.html", context)

@@ -5,18 +5,69 @@ RQ's defaults notice a worker killed in the middle of a job only after the job's
 blocked waiting for work). This worker heartbeats every few seconds, wakes up at least every
 ``MAINTENANCE_INTERVAL`` seconds, and runs maintenance that often, so an abandoned job goes back to the queue
 (jobs carry ``Retry``) within about half a minute, with only the site's usual workers running.
+
+A worker can also die after taking a job off the queue (BLMOVE into RQ's intermediate queue) but before
+marking it started. Nothing but the intermediate queue then remembers the job; RQ requeues it once one
+maintenance pass has seen it there and a later pass finds it older than a minute, which with this worker's
+interval is 60 to 80 seconds. Here that grace is ``INTERMEDIATE_GRACE_SECONDS``, so such a job is back within
+one or two passes (10 to 20 seconds). A live worker keeps a job in that state only for the few milliseconds
+between the BLMOVE and the pipeline that registers it as started, and only a job still marked queued is
+touched, so the shorter grace cannot take a job from a worker that is running it.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import rq
-from rq.job import Job
+from rq import worker_registration
+from rq.intermediate_queue import IntermediateQueue
+from rq.job import Job, JobStatus
+from rq.queue import Queue
+from rq.registry import clean_registries
+from rq.utils import now
 
 JOB_MONITORING_INTERVAL = 5
 HEARTBEAT_GRACE_SECONDS = 10
 MAINTENANCE_INTERVAL = 10
+INTERMEDIATE_GRACE_SECONDS = 5
+# RQ holds its maintenance lock for 899 s; a worker killed during maintenance would stall everyone's
+# maintenance that long. A pass takes milliseconds, so a minute is ample and bounds that stall.
+MAINTENANCE_LOCK_SECONDS = 60
+
+_DONE = frozenset({JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED})
+
+
+class PromptIntermediateQueue(IntermediateQueue):
+    """RQ's intermediate queue, recovering jobs left there by a dead worker after seconds, not a minute."""
+
+    def should_be_cleaned_up(self, job_id: str) -> bool:
+        first_seen = self.get_first_seen(job_id)
+        return first_seen is not None and now() - first_seen > timedelta(seconds=INTERMEDIATE_GRACE_SECONDS)
+
+    def cleanup(self, worker: rq.Worker, queue: Queue) -> None:
+        for job_id in self.get_job_ids():
+            if job_id in queue.started_job_registry:
+                continue
+            job = queue.fetch_job(job_id)
+            if job is None:
+                self.remove(job_id)
+                continue
+            status = job.get_status(refresh=False)
+            if status in _DONE:
+                # A worker listening on several queues leaves finished jobs here (RQ removes them only for
+                # single-queue workers); they must not be failed and run again.
+                self.remove(job_id)
+                continue
+            if status != JobStatus.QUEUED or self.set_first_seen(job_id):
+                continue
+            if self.should_be_cleaned_up(job_id):
+                # Retries the job if it has retries left (all socialsite jobs do), else marks it failed.
+                worker.handle_job_failure(job, queue, exc_string="Its worker died after taking it off the queue.")
+                self.remove(job_id)
+                # A stale first-seen time would make the next pass act at once if this id comes back here.
+                self.connection.delete(self.get_first_seen_key(job_id))
 
 
 class Worker(rq.Worker):
@@ -33,3 +84,16 @@ class Worker(rq.Worker):
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         # A live worker renews this every JOB_MONITORING_INTERVAL; a dead one's job expires soon after.
         return self.job_monitoring_interval + HEARTBEAT_GRACE_SECONDS
+
+    def clean_registries(self) -> None:
+        # RQ's BaseWorker.clean_registries (rq 3.0), with a shorter lock and the prompt intermediate queue.
+        for queue in self.queues:
+            if queue.connection.set(queue.registry_cleaning_key, 1, nx=True, ex=MAINTENANCE_LOCK_SECONDS):
+                try:
+                    self.log.info("Worker %s: cleaning registries for queue: %s", self.name, queue.name)
+                    clean_registries(queue, self._exc_handlers)
+                    worker_registration.clean_worker_registry(queue)
+                    PromptIntermediateQueue(queue.key, connection=queue.connection).cleanup(self, queue)
+                finally:
+                    queue.release_maintenance_lock()
+        self.last_cleaned_at = now()

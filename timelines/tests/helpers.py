@@ -1,7 +1,11 @@
-"""Helpers for the timelines tests: read what Redis holds and drain the queue with a real worker."""
+"""Helpers for the timelines tests: read what Redis holds, drain the queue with a real worker, and start and
+kill -9 real worker processes."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -48,3 +52,55 @@ def next_message(pubsub, timeout: float = 5.0) -> dict | None:
         if message is not None:
             return message
     return None
+
+
+def start_worker() -> subprocess.Popen[bytes]:
+    """A worker as the run command starts it (``rqworker --with-scheduler``), in its own process group."""
+    return subprocess.Popen(
+        [sys.executable, str(settings.BASE_DIR / "manage.py"), "rqworker", "--with-scheduler", "default"],
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (RQ's work-horse calls setsid, so a process group does not cover it)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found, queue = [], [pid]
+    while queue:
+        for child in children.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child)
+    return found
+
+
+def kill_worker(process: subprocess.Popen[bytes]) -> None:
+    """kill -9 a worker and everything it started (its work-horse and scheduler)."""
+    for pid in [process.pid, *descendants(process.pid)]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        kill_worker(process)
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()

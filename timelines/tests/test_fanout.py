@@ -3,20 +3,22 @@ with no follower lost when a job fails or its worker is killed."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
-from django.conf import settings
 from rq.registry import StartedJobRegistry
 
 from socialsite.redis_client import get_job_redis, get_redis
 from timelines import jobs, keys, services
-from timelines.tests.helpers import home_timeline_of, homes_holding, run_worker_burst
+from timelines.tests.helpers import (
+    home_timeline_of,
+    homes_holding,
+    kill_worker,
+    run_worker_burst,
+    start_worker,
+    stop,
+    wait_until,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -26,58 +28,6 @@ FOLLOWERS = 2_500
 @pytest.fixture
 def star_with_fans(alice, followers_of):
     return alice, followers_of(alice, FOLLOWERS)
-
-
-def start_worker() -> subprocess.Popen[bytes]:
-    """A worker as the run command starts it (``rqworker --with-scheduler``), in its own process group."""
-    return subprocess.Popen(
-        [sys.executable, str(settings.BASE_DIR / "manage.py"), "rqworker", "--with-scheduler", "default"],
-        cwd=settings.BASE_DIR,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below ``pid`` (RQ's work-horse calls setsid, so a process group does not cover it)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(parent, []).append(int(entry))
-    found, queue = [], [pid]
-    while queue:
-        for child in children.get(queue.pop(), []):
-            found.append(child)
-            queue.append(child)
-    return found
-
-
-def kill_worker(process: subprocess.Popen[bytes]) -> None:
-    """kill -9 a worker and everything it started (its work-horse and scheduler)."""
-    for pid in [process.pid, *descendants(process.pid)]:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    process.wait(timeout=10)
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        kill_worker(process)
-
-
-def wait_until(predicate, timeout: float, interval: float = 0.1) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return predicate()
 
 
 def test_fan_out_reaches_the_first_thousand_at_once_and_everyone_after_the_worker(star_with_fans):

@@ -1,0 +1,168 @@
+"""``manage.py audit_timelines``: finds each kind of damage a crash or a hand edit can leave, changes nothing on
+a dry run, and repairs everything with --fix."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+
+import pytest
+from django.core.management import call_command
+
+from socialsite.redis_client import get_redis
+from timelines import audit, keys, selectors, services, store
+
+
+@pytest.fixture
+def network(alice, bob, carol):
+    """bob and carol follow alice; alice keeps a list with bob in it; everyone posted."""
+    services.follow_user(uid=bob, other_uid=alice)
+    services.follow_user(uid=carol, other_uid=alice)
+    list_id = services.create_user_list(uid=alice, name="Bob")
+    services.follow_user_list(uid=alice, other_uid=bob, list_id=list_id)
+    statuses = {uid: services.post_status(uid=uid, message=f"from {uid}") for uid in (alice, bob, carol)}
+    return {"alice": alice, "bob": bob, "carol": carol, "list": list_id, "statuses": statuses}
+
+
+def snapshot() -> dict[str, object]:
+    """Every key of the social graph with its value, to show a dry run changes nothing."""
+    client = get_redis()
+    found: dict[str, object] = {}
+    for key in client.scan_iter():
+        if key.startswith("rq:"):
+            continue
+        kind = client.type(key)
+        if kind == "zset":
+            found[key] = client.zrange(key, 0, -1, withscores=True)
+        elif kind == "hash":
+            found[key] = client.hgetall(key)
+        else:
+            found[key] = client.get(key)
+    return found
+
+
+def audit_output(*args: str) -> str:
+    out = io.StringIO()
+    call_command("audit_timelines", *args, stdout=out)
+    return out.getvalue()
+
+
+def problems_in(output: str, check: str) -> int:
+    row = re.search(rf"^{re.escape(check)}\s+(\d+)\s+(\d+)", output, re.MULTILINE)
+    assert row, output
+    return int(row.group(2))
+
+
+def test_a_healthy_network_has_no_problems(network):
+    output = audit_output()
+    assert "No problems found." in output
+    for finding in audit.audit().findings:
+        assert finding.problems == 0, finding
+
+
+def _drift_user_counter(n: dict) -> None:
+    get_redis().hset(keys.user(n["alice"]), "followers", 7)
+
+
+def _drift_list_counter(n: dict) -> None:
+    get_redis().hset(keys.user_list(n["list"]), "members", 3)
+
+
+def _half_follow(n: dict) -> None:
+    # A follow interrupted after its first step: following:{carol} has bob, followers:{bob} does not.
+    get_redis().zadd(keys.following(n["carol"]), {str(n["bob"]): 1.0})
+
+
+def _half_unfollow(n: dict) -> None:
+    # An unfollow interrupted after its first step: only followers:{alice} still has bob.
+    get_redis().zrem(keys.following(n["bob"]), n["alice"])
+
+
+def _half_list_add(n: dict) -> None:
+    get_redis().zrem(keys.listed_in(n["bob"]), n["list"])
+
+
+def _stale_list_membership(n: dict) -> None:
+    get_redis().zadd(keys.listed_in(n["carol"]), {str(n["list"]): 1.0})
+
+
+def _list_missing_from_owner(n: dict) -> None:
+    get_redis().zrem(keys.lists_of(n["alice"]), n["list"])
+
+
+def _index_of_a_list_never_written(n: dict) -> None:
+    get_redis().zadd(keys.lists_of(n["bob"]), {"4040": 1.0})
+
+
+def _interrupted_list_delete(n: dict) -> None:
+    # delete_user_list's first two steps only: bob's list:out still names the deleted list.
+    store.delete_list_if_owner(n["list"], n["alice"])
+    store.graph_remove(keys.lists_of(n["alice"]), keys.user(n["alice"]), n["list"], "lists")
+
+
+def _overfull_home(n: dict) -> None:
+    ids = [services.post_status(uid=n["alice"], message=f"{i}") for i in range(keys.HOME_TIMELINE_SIZE)]
+    get_redis().zadd(keys.home_timeline(n["bob"]), {str(n["statuses"][n["bob"]]): 0.5, **{str(i): i for i in ids}})
+
+
+def _zombie_in_home(n: dict) -> None:
+    get_redis().zadd(keys.home_timeline(n["carol"]), {"999999": 9e9})
+
+
+def _zombie_in_list(n: dict) -> None:
+    get_redis().zadd(keys.list_timeline(n["list"]), {"999998": 9e9})
+
+
+def _zombie_in_profile(n: dict) -> None:
+    # delete_status stopped after deleting the hash: the id stays in the profile and home.
+    store.delete_status_if_owner(n["statuses"][n["bob"]], n["bob"])
+
+
+DAMAGE: dict[str, tuple[Callable[[dict], None], str]] = {
+    "user counter": (_drift_user_counter, "counters"),
+    "list counter": (_drift_list_counter, "counters"),
+    "half follow": (_half_follow, "follower/following symmetry"),
+    "half unfollow": (_half_unfollow, "follower/following symmetry"),
+    "half list add": (_half_list_add, "list member symmetry"),
+    "stale list membership": (_stale_list_membership, "list member symmetry"),
+    "list missing from its owner": (_list_missing_from_owner, "list ownership"),
+    "owner lists a list never written": (_index_of_a_list_never_written, "list ownership"),
+    "interrupted list delete": (_interrupted_list_delete, "deleted-list leftovers"),
+    "overfull home": (_overfull_home, "timeline sizes"),
+    "zombie in a home": (_zombie_in_home, "zombie ids"),
+    "zombie in a list": (_zombie_in_list, "zombie ids"),
+    "zombie in a profile": (_zombie_in_profile, "zombie ids"),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_the_audit_finds_each_kind_of_damage_and_fixes_it_only_when_told(network, damage):
+    inflict, check = DAMAGE[damage]
+    inflict(network)
+    before = snapshot()
+
+    dry = audit_output()
+    assert problems_in(dry, check) >= 1
+    assert "Dry run: nothing was changed" in dry
+    assert snapshot() == before
+
+    fixed = audit_output("--fix")
+    assert problems_in(fixed, check) >= 1 and "Repaired" in fixed
+    assert "No problems found." in audit_output()
+
+
+def test_fixes_restore_what_the_services_would_have_written(network):
+    n = network
+    _half_follow(n)
+    _half_unfollow(n)
+    _interrupted_list_delete(n)
+    _drift_user_counter(n)
+    audit_output("--fix")
+
+    assert selectors.is_following(uid=n["carol"], other_uid=n["bob"])
+    assert [user.id for user in selectors.get_followers(uid=n["bob"])] == [n["carol"]]
+    assert [user.id for user in selectors.get_followers(uid=n["alice"])] == [n["carol"]]
+    alice, bob = selectors.get_user(uid=n["alice"]), selectors.get_user(uid=n["bob"])
+    assert (alice.followers, alice.lists, bob.listed, bob.followers) == (1, 0, 0, 1)
+    assert not get_redis().exists(keys.list_members(n["list"]), keys.listed_in(n["bob"]))

@@ -1,0 +1,115 @@
+"""Deferred work that survives kill -9: clean-up and refill jobs whose worker dies are requeued and finish with
+only the site's usual workers (``rqworker --with-scheduler``) running, as fan-out jobs do (test_fanout.py),
+and so is a job whose worker died right after taking it off the queue."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from rq.intermediate_queue import IntermediateQueue
+
+from socialsite.redis_client import get_job_redis, get_redis
+from timelines import jobs, keys, services, worker
+from timelines.tests.helpers import (
+    home_timeline_of,
+    homes_holding,
+    kill_worker,
+    run_worker_burst,
+    start_worker,
+    stop,
+    wait_until,
+)
+
+pytestmark = pytest.mark.slow
+
+FOLLOWERS = 1_100
+# Abandoned jobs come back once their heartbeat expires and a maintenance pass runs (timelines.worker).
+RECOVERY_SECONDS = 90
+
+
+def kill_when_started(job_id: str) -> None:
+    """Start a worker, wait until it runs ``job_id``, then freeze Redis for a moment so the job cannot finish
+    and kill -9 the worker with its work-horse."""
+    job_hash = f"rq:job:{job_id}"
+    doomed = start_worker()
+    try:
+        assert wait_until(
+            lambda: get_job_redis().hget(job_hash, "status") == b"started", timeout=30, interval=0.0005
+        ), f"{job_id} never started"
+        get_redis().execute_command("CLIENT", "PAUSE", 1000, "ALL")
+        kill_worker(doomed)
+    finally:
+        stop(doomed)
+    time.sleep(1.2)
+
+
+def test_a_clean_up_job_whose_worker_is_killed_is_requeued_and_finishes(alice, followers_of):
+    fans = followers_of(alice, FOLLOWERS)
+    status_id = services.post_status(uid=alice, message="soon gone")
+    run_worker_burst()
+    assert homes_holding(fans, status_id) == FOLLOWERS
+
+    services.delete_status(uid=alice, status_id=status_id)
+    assert homes_holding(fans, status_id) == FOLLOWERS - keys.POSTS_PER_PASS
+    job_id = f"clean-followers-{status_id}-after-{fans[keys.POSTS_PER_PASS - 1]}"
+    kill_when_started(job_id)
+    assert homes_holding(fans, status_id) == FOLLOWERS - keys.POSTS_PER_PASS
+
+    survivor = start_worker()
+    try:
+        assert wait_until(lambda: homes_holding(fans, status_id) == 0, timeout=RECOVERY_SECONDS, interval=0.5)
+    finally:
+        stop(survivor)
+    assert int(get_job_redis().hget(f"rq:job:{job_id}", "retries_left")) == jobs.MAX_RETRIES - 1
+
+
+def test_a_refill_job_whose_worker_is_killed_mid_run_is_requeued_and_finishes(bob, make_user):
+    """bob follows 250 people with 5 posts each; after an unfollow, the refill's second step (cursor after the
+    100th followee) is killed; the run resumes from that cursor and ends with the newest 1,000 posts left."""
+    followees = [make_user() for _ in range(2 * keys.REFILL_USERS_STEP + 50)]
+    for followee in followees:
+        services.follow_user(uid=bob, other_uid=followee)
+    posted: dict[int, list[int]] = {followee: [] for followee in followees}
+    for round_ in range(5):
+        for followee in followees:
+            posted[followee].append(services.post_status(uid=followee, message=f"{round_}"))
+    dropped = followees[-1]
+    services.unfollow_user(uid=bob, other_uid=dropped)
+    expected = sorted((sid for f, ids in posted.items() if f != dropped for sid in ids), reverse=True)
+    expected = expected[: keys.HOME_TIMELINE_SIZE]
+    assert home_timeline_of(bob) != expected
+
+    run = int(get_redis().get(keys.refill_run(keys.home_timeline(bob))))
+    cursor_member = get_redis().zrange(keys.following(bob), keys.REFILL_USERS_STEP - 1, keys.REFILL_USERS_STEP - 1)[0]
+    kill_when_started(f"refill-home-{bob}-run-{run}-after-{cursor_member}")
+    assert home_timeline_of(bob) != expected
+
+    survivor = start_worker()
+    try:
+        assert wait_until(lambda: home_timeline_of(bob) == expected, timeout=RECOVERY_SECONDS, interval=0.5)
+    finally:
+        stop(survivor)
+
+
+def test_a_job_left_by_a_worker_that_died_after_dequeuing_it_comes_back_within_seconds(alice, bob):
+    """A worker killed between taking a job (BLMOVE into RQ's intermediate queue) and marking it started leaves
+    it nowhere else. RQ requeues it after a minute or more; timelines.worker does it within two passes."""
+    services.follow_user(uid=bob, other_uid=alice)
+    posted = [services.post_status(uid=alice, message=f"{i}") for i in range(3)]
+    get_redis().delete(keys.home_timeline(bob))
+    services.request_refill(uid=bob)
+    queue = jobs.get_queue()
+    # Exactly what the dying worker's BLMOVE did.
+    moved = get_job_redis().lmove(queue.key, IntermediateQueue.get_intermediate_queue_key(queue.key))
+    assert moved is not None and queue.count == 0
+
+    started = time.monotonic()
+    survivor = start_worker()
+    try:
+        assert wait_until(lambda: home_timeline_of(bob) == sorted(posted, reverse=True), timeout=60, interval=0.2)
+    finally:
+        stop(survivor)
+    elapsed = time.monotonic() - started
+    assert elapsed < 2 * worker.MAINTENANCE_INTERVAL + 10, f"took {elapsed:.0f} s"
+    assert get_job_redis().llen(IntermediateQueue.get_intermediate_queue_key(queue.key)) == 0
