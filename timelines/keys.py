@@ -95,7 +95,7 @@ def user(uid: int) -> str:
     return f"user:{{{uid}}}"
 
 
-def status(status_id: int) -> str:
+def status(status_id: int | str) -> str:
     return f"status:{{{status_id}}}"
 
 

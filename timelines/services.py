@@ -326,8 +326,8 @@ def _remove_author_from_timeline(timeline: str, author: int, *, refill: Callable
     oldest = store.oldest_score(timeline)
     if oldest is None:
         return
-    theirs = store.timeline_entries(keys.profile_timeline(author), min_score=oldest)
-    if store.remove_from_timeline(timeline, (status_id for status_id, _ in theirs)):
+    theirs = store.timeline_ids_since(keys.profile_timeline(author), oldest)
+    if store.remove_from_timeline(timeline, theirs):
         refill()
 
 

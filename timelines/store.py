@@ -142,7 +142,7 @@ def get_statuses(status_ids: Sequence[int | str]) -> list[dict[str, str]]:
         return []
     with get_redis().pipeline(transaction=False) as pipe:
         for status_id in status_ids:
-            pipe.hgetall(keys.status(int(status_id)))
+            pipe.hgetall(keys.status(status_id))  # ints, or digit strings straight from Redis
         return pipe.execute()
 
 
@@ -218,6 +218,11 @@ def timeline_entries(key: str, *, min_score: float | None = None, limit: int | N
     return [(int(member), score) for member, score in pairs]
 
 
+def timeline_ids_since(key: str, min_score: float) -> list[str]:
+    """Ids of a timeline's entries posted at or after ``min_score`` (no scores: callers only remove them)."""
+    return get_redis().zrangebyscore(key, repr(min_score), "+inf")
+
+
 def oldest_score(key: str) -> float | None:
     pairs = get_redis().zrange(key, 0, 0, withscores=True)
     return pairs[0][1] if pairs else None
@@ -238,7 +243,7 @@ def add_to_timeline(key: str, entries: dict[int, float], *, size: int) -> None:
         pipe.execute()
 
 
-def remove_from_timeline(key: str, status_ids: Iterable[int]) -> int:
+def remove_from_timeline(key: str, status_ids: Iterable[int | str]) -> int:
     ids = [str(status_id) for status_id in status_ids]
     if not ids:
         return 0
@@ -246,19 +251,13 @@ def remove_from_timeline(key: str, status_ids: Iterable[int]) -> int:
 
 
 def push_to_home_timelines(uids: Sequence[int | str], status_id: int, posted: float) -> None:
-    """Add one status to the home timelines of ``uids`` and trim each one. One pipelined round trip;
-    ZADD and the trim are idempotent, so re-running a batch changes nothing (book listing 8.7)."""
+    """Add one status to the home timelines of ``uids`` and trim each one (book listing 8.7). One script
+    (scripts/push_to_timelines.lua); ZADD and the trim are idempotent, so re-running a batch changes nothing."""
     if not uids:
         return
-    member = {str(status_id): posted}
-    trim_below = -keys.HOME_TIMELINE_SIZE - 1
-    with get_redis().pipeline(transaction=False) as pipe:
-        for uid in uids:
-            home = keys.home_timeline(int(uid))
-            pipe.zadd(home, member)
-            # Trim on every insert so a burst of posts cannot grow home:{uid} without bound (book 8.4).
-            pipe.zremrangebyrank(home, 0, trim_below)
-        pipe.execute()
+    _script("push_to_timelines")(
+        keys=[keys.home_timeline(int(uid)) for uid in uids], args=[keys.HOME_TIMELINE_SIZE, repr(posted), status_id]
+    )
 
 
 def add_to_guarded_timeline(guard_key: str, key: str, entries: Sequence[tuple[int, float]], *, size: int) -> int:

@@ -10,7 +10,7 @@ import multiprocessing
 import os
 
 from bench.graph import bulk_follow, bulk_users
-from bench.harness import Context, RoundTrips, Row, rate
+from bench.harness import Context, RoundTrips, Row, compare_rates
 from socialsite import redis_client
 from timelines import keys, selectors, services
 
@@ -29,24 +29,29 @@ def _product_read(uid: int) -> list[dict]:
     return selectors.get_status_messages(uid=uid, count=PAGE)
 
 
-def _worker(kind: str, uid: int, seconds: float, results) -> None:  # type: ignore[no-untyped-def]
+def _worker(uid: int, seconds: float, start, results) -> None:  # type: ignore[no-untyped-def]
     redis_client.reset()  # a forked child must not share the parent's sockets
     client = redis_client.get_redis()
-    operation = (lambda: _product_read(uid)) if kind == "product" else (lambda: _raw_read(client, uid))
-    operation()
-    results.put(rate(operation, seconds))
+    _product_read(uid)
+    _raw_read(client, uid)
+    start.wait()
+    results.put(compare_rates(lambda: _product_read(uid), lambda: _raw_read(client, uid), seconds))
 
 
-def _parallel_rate(kind: str, uid: int, seconds: float, processes: int) -> float:
+def _parallel_rates(uid: int, seconds: float, processes: int) -> tuple[float, float]:
+    """Product and raw reads/s summed over ``processes`` processes reading at the same time (each alternates
+    product and raw rounds in step with the others)."""
     context = multiprocessing.get_context("fork")
     results = context.Queue()
-    workers = [context.Process(target=_worker, args=(kind, uid, seconds, results)) for _ in range(processes)]
+    start = context.Event()
+    workers = [context.Process(target=_worker, args=(uid, seconds, start, results)) for _ in range(processes)]
     for worker in workers:
         worker.start()
-    total = sum(results.get(timeout=seconds + 60) for _ in workers)
+    start.set()
+    pairs = [results.get(timeout=seconds + 60) for _ in workers]
     for worker in workers:
         worker.join()
-    return total
+    return sum(product for product, _ in pairs), sum(raw for _, raw in pairs)
 
 
 def run(ctx: Context, trips: RoundTrips) -> list[Row]:
@@ -58,7 +63,7 @@ def run(ctx: Context, trips: RoundTrips) -> list[Row]:
         services.post_status(uid=authors[i % len(authors)], message=message)
     assert len(_product_read(reader)) == PAGE
 
-    seconds = ctx.scale(1.0, 4.0)
+    seconds = ctx.scale(2.0, 8.0)
     client = ctx.redis
     rows = []
     product_trips = trips.measure(lambda: _product_read(reader))
@@ -76,11 +81,9 @@ def run(ctx: Context, trips: RoundTrips) -> list[Row]:
     )
     for processes in (1, 2):
         if processes == 1:
-            product = rate(lambda: _product_read(reader), seconds)
-            raw = rate(lambda: _raw_read(client, reader), seconds)
+            product, raw = compare_rates(lambda: _product_read(reader), lambda: _raw_read(client, reader), seconds)
         else:
-            product = _parallel_rate("product", reader, seconds, processes)
-            raw = _parallel_rate("raw", reader, seconds, processes)
+            product, raw = _parallel_rates(reader, seconds, processes)
         rows.append(
             Row(
                 "1 home read",

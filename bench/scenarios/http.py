@@ -9,11 +9,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 from django.conf import settings
@@ -21,7 +18,7 @@ from django.test import Client
 
 from accounts.services import sign_up
 from bench.graph import bulk_follow, bulk_users
-from bench.harness import Context, Row, summary, timed
+from bench.harness import Context, Row, free_port, start_daphne, stop_process, summary, timed
 from timelines import selectors, services
 
 CONNECTIONS = 50
@@ -37,12 +34,6 @@ def _wrk() -> str | None:
         subprocess.run(["apt-get", "update", "-qq"], capture_output=True, check=False)
         subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], capture_output=True, check=False)
     return shutil.which("wrk")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _load(wrk: str, url: str, seconds: int, cookie: str | None) -> tuple[float, float, float]:
@@ -85,25 +76,11 @@ def run(ctx: Context) -> list[Row]:
         "DJANGO_LOG_LEVEL": "WARNING",
     }
     subprocess.run([sys.executable, str(MANAGE), "collectstatic", "--noinput", "-v0"], env=env, check=True)
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "socialsite.asgi:application"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    port = free_port()
+    server = start_daphne(port, env, probe=f"/@{profile_login}")
     rows = []
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/@{profile_login}", timeout=2).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
         seconds = ctx.scale(3, 10)
         home_layer = summary(
             timed(
@@ -149,10 +126,5 @@ def run(ctx: Context) -> list[Row]:
                 )
             )
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_process(server)
     return rows

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from django import template
+from django.urls import reverse
 from django.utils import timezone
 
 register = template.Library()
@@ -49,6 +51,36 @@ def format_relative(posted: float, now: float) -> str:
     if moment.year == today.year:
         return f"{moment.day} {moment:%b}"
     return f"{moment.day} {moment:%b} {moment.year}"
+
+
+@register.filter
+def iso_time(value: float | str | None) -> str:
+    """A Unix timestamp as ISO 8601 in UTC, for ``<time datetime>``. (A page shows 30 of these: the
+    standard library's formatting is several times faster than the ``date`` filter's.)"""
+    moment = from_timestamp(value)
+    return moment.isoformat(timespec="seconds") if moment else ""
+
+
+@register.filter
+def exact_time(value: float | str | None) -> str:
+    """A Unix timestamp as "4 Mar 2026, 14:05:09 UTC" in the site's time zone, for the hover title."""
+    moment = from_timestamp(value)
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment)
+    return f"{local.day} {local:%b %Y, %H:%M:%S} {local.tzname()}"
+
+
+@lru_cache(maxsize=1)
+def _profile_url_pattern() -> str:
+    return reverse("timelines:profile", args=["LOGIN"])
+
+
+@register.filter
+def profile_url(login: str) -> str:
+    """The profile URL of ``login``, reversed once and reused: reversing per status costs more than the
+    rest of a status's rendering."""
+    return _profile_url_pattern().replace("LOGIN", str(login))
 
 
 @register.filter
