@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-SCENARIOS = ("home_read", "post_fanout", "mixed", "follow", "memory", "http", "streaming")
+SCENARIOS = ("home_read", "post_fanout", "mixed", "follow", "memory", "http", "streaming", "exercises")
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -107,7 +107,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     from django.core.management import call_command
 
     from bench.harness import Context, RoundTrips
-    from bench.scenarios import follow, home_read, http, memory, mixed, post_fanout, streaming
+    from bench.scenarios import exercises, follow, home_read, http, memory, mixed, post_fanout, streaming
 
     call_command("migrate", verbosity=0)
     ctx = Context(quick=args.quick)
@@ -124,6 +124,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "memory": memory,
         "http": http,
         "streaming": streaming,
+        "exercises": exercises,
     }
     rows = []
     started = time.perf_counter()

@@ -286,14 +286,12 @@ def push_to_list_timelines(list_ids: Sequence[int | str], status_id: int, posted
         return [int(added) >= 0 for added in pipe.execute()]
 
 
-def remove_from_timelines(timeline_keys: Sequence[str], status_id: int) -> None:
-    """Remove one status id from many timelines. One pipelined round trip; idempotent (ZREM)."""
+def remove_from_timelines(timeline_keys: Sequence[str], status_id: int) -> int:
+    """Remove one status id from many timelines; returns how many held it. One script
+    (scripts/remove_from_timelines.lua); idempotent (ZREM)."""
     if not timeline_keys:
-        return
-    with get_redis().pipeline(transaction=False) as pipe:
-        for key in timeline_keys:
-            pipe.zrem(key, status_id)
-        pipe.execute()
+        return 0
+    return int(_script("remove_from_timelines")(keys=list(timeline_keys), args=[status_id]))
 
 
 def profile_entries_newer_than(

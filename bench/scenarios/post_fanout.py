@@ -18,11 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-from rq.job import Job
-
 from bench.graph import bulk_follow, bulk_users
-from bench.harness import Context, Row, summary, timed
-from timelines import jobs, keys, services, store
+from bench.harness import Context, Row, drain_jobs, summary, timed
+from timelines import keys, services, store
 
 MESSAGE = "m" * 140
 LUA_BATCH = """
@@ -110,11 +108,7 @@ def _product_fanout(star: int) -> int:
     """A post and its whole deferred fan-out, in this process: ``post_status`` (the first batch inline), then
     every queued job of the chain run in turn as a worker would (without forking one), until none is left."""
     status_id = services.post_status(uid=star, message=MESSAGE)
-    queue = jobs.get_queue()
-    while (job_id := queue.connection.lpop(queue.key)) is not None:
-        job = Job.fetch(job_id.decode(), connection=queue.connection)
-        job.func(*job.args, **job.kwargs)
-        job.delete()
+    drain_jobs()
     return status_id
 
 
