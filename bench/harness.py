@@ -165,7 +165,9 @@ def start_daphne(port: int, env: dict[str, str], probe: str = "/", timeout: floa
             time.sleep(0.2)
 
 
-def stop_process(process: subprocess.Popen[bytes], timeout: float = 15) -> None:
+def stop_process(process: subprocess.Popen[bytes], timeout: float = 3) -> None:
+    """Stop a server the benchmark started; daphne can take its full application-close timeout to exit after
+    load, which measures nothing, so it gets a short grace and is then killed."""
     process.terminate()
     try:
         process.wait(timeout=timeout)

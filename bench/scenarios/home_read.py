@@ -63,7 +63,7 @@ def run(ctx: Context, trips: RoundTrips) -> list[Row]:
         services.post_status(uid=authors[i % len(authors)], message=message)
     assert len(_product_read(reader)) == PAGE
 
-    seconds = ctx.scale(2.0, 8.0)
+    seconds = ctx.scale(1.2, 8.0)
     client = ctx.redis
     rows = []
     product_trips = trips.measure(lambda: _product_read(reader))

@@ -60,7 +60,7 @@ def run(ctx: Context) -> list[Row]:
     reader = sign_up(login="reader", name="Reader", password=None)
     authors = bulk_users(ctx, 20, prefix="writer")
     bulk_follow(ctx, [(reader.uid, author) for author in authors])
-    for i in range(200):
+    for i in range(ctx.scale(60, 200)):
         services.post_status(uid=authors[i % len(authors)], message="hello from the benchmark " + "x" * 110)
     client = Client()
     client.force_login(reader)
@@ -81,7 +81,7 @@ def run(ctx: Context) -> list[Row]:
     rows = []
     try:
         base = f"http://127.0.0.1:{port}"
-        seconds = ctx.scale(3, 10)
+        seconds = ctx.scale(2, 10)
         home_layer = summary(
             timed(
                 lambda: (selectors.get_user(uid=reader.uid), selectors.get_status_messages(uid=reader.uid, count=30)),

@@ -32,7 +32,7 @@ def _measure(ctx: Context, label: str) -> dict[str, float]:
     client = ctx.redis
     author = bulk_users(ctx, 1, prefix=f"mem{label}")[0]
     before = client.info("memory")["used_memory"]
-    count = ctx.scale(300, 2_000)
+    count = ctx.scale(150, 2_000)
     ids = [services.post_status(uid=author, message=MESSAGE, location="51.5072,-0.1276") for _ in range(count)]
     after = client.info("memory")["used_memory"]
     usage = [client.memory_usage(keys.status(status_id), samples=0) for status_id in ids[:200]]
@@ -57,7 +57,7 @@ def _measure(ctx: Context, label: str) -> dict[str, float]:
                 pipe.zremrangebyrank(keys.home_timeline(uid), 0, -keys.HOME_TIMELINE_SIZE - 1)
             pipe.execute()
 
-    seconds = ctx.scale(0.5, 2.0)
+    seconds = ctx.scale(0.3, 2.0)
     inserts = rate(insert_into_full_homes, seconds) * HOMES
     reads = rate(lambda: client.zrevrange(keys.home_timeline(homes[0]), 0, 29), seconds)
     return {

@@ -116,7 +116,7 @@ def run(ctx: Context) -> list[Row]:
     for _ in range(ctx.scale(300, 2_000)):  # some history, so homes and profiles are not empty
         services.post_status(uid=rng.choice(uids[1:]), message=MESSAGE)
 
-    plan = _plan(ctx, uids, ctx.scale(2_500, 20_000))
+    plan = _plan(ctx, uids, ctx.scale(1_500, 20_000))
     client = ctx.redis
     raw_ids = iter(range(5 * 10**12, 6 * 10**12))
     product_ops = {

@@ -88,7 +88,7 @@ async def _raw(redis_url: str, clients: int, author: int, posts: int) -> tuple[l
 def run(ctx: Context) -> list[Row]:
     loadclient.raise_file_limit()
     author = bulk_users(ctx, 1, prefix="streamer")[0]
-    posts = ctx.scale(20, 60)
+    posts = ctx.scale(12, 60)
     port = free_port()
     server = start_daphne(port, {**os.environ, "STREAMING_HUB_ENDPOINT": "0"})
     rows: list[Row] = []
