@@ -108,8 +108,6 @@ def run(ctx: Context) -> list[Row]:
             higher_is_better=False,
             note=f"{ours['home_encoding']}",
         ),
-        Row("5 memory", "fan-out writes into full homes", ours["inserts"], default["inserts"], "entries/s"),
-        Row("5 memory", "ZREVRANGE 30 of a full home", ours["reads"], default["reads"], "reads/s"),
         Row(
             "5 memory",
             "compact homes: bytes per home entry",
@@ -126,6 +124,14 @@ def run(ctx: Context) -> list[Row]:
             compact["inserts"],
             ours["inserts"],
             "entries/s",
+            note="raw column = socialsite's choice",
+        ),
+        Row(
+            "5 memory",
+            "compact homes: ZREVRANGE 30 of a full home",
+            compact["reads"],
+            ours["reads"],
+            "reads/s",
             note="raw column = socialsite's choice",
         ),
     ]

@@ -128,23 +128,29 @@ def run(ctx: Context) -> list[Row]:
     sizes = ctx.scale([10, 1_000, 10_000], [10, 1_000, 10_000, 100_000])
     posts = ctx.scale(30, 100)
     rows: list[Row] = []
-    p99_at_1000 = None
-    biggest: tuple[int, list[int]] | None = None
+    stars: dict[int, tuple[int, list[int]]] = {}
     for size in sizes:
         star = bulk_users(ctx, 1, prefix=f"star{size}_")[0]
         fans = bulk_users(ctx, size, prefix=f"fan{size}_")
         bulk_follow(ctx, [(fan, star) for fan in fans])
         services.post_status(uid=star, message=MESSAGE)  # warm up: scripts load on first use
-        product = timed(lambda star=star: services.post_status(uid=star, message=MESSAGE), posts)
+        stars[size] = (star, fans)
+    _clear_jobs(ctx)
+    # Rounds visit every star in turn, product then raw, so a machine growing busier or quieter during the
+    # run affects every follower count alike (the bar compares their p99s).
+    product: dict[int, list[float]] = {size: [] for size in sizes}
+    raw: dict[int, list[float]] = {size: [] for size in sizes}
+    raw_ids = itertools.count(10**12)
+    for _ in range(posts):
+        for size, (star, _fans) in stars.items():
+            product[size] += timed(lambda star=star: services.post_status(uid=star, message=MESSAGE), 1)
+            raw[size] += timed(lambda star=star, size=size: _raw_post(ctx, star, next(raw_ids), size), 1)
         _clear_jobs(ctx)
-        raw_ids = itertools.count(10**12 + size * 1000)
-        raw = timed(lambda star=star, size=size, raw_ids=raw_ids: _raw_post(ctx, star, next(raw_ids), size), posts)
-        _clear_jobs(ctx)
-        (p50, p99), (raw50, raw99) = summary(product), summary(raw)
-        if size == 1_000:
-            p99_at_1000 = p99
+    p99_at_1000 = summary(product[1_000])[1]
+    for size in sizes:
+        (p50, p99), (raw50, raw99) = summary(product[size]), summary(raw[size])
         bar, passed = "", None
-        if size > 1_000 and p99_at_1000 is not None:
+        if size > 1_000:
             bar, passed = "p99 <= 1,000-follower p99 (+20% noise)", p99 <= p99_at_1000 * 1.2
         rows.append(Row("2 post", f"post_status p50, {size:,} followers", p50, raw50, "ms", higher_is_better=False))
         rows.append(
@@ -159,7 +165,7 @@ def run(ctx: Context) -> list[Row]:
                 passed=passed,
             )
         )
-        biggest = (star, fans)
+    biggest = stars[sizes[-1]]
 
     assert biggest is not None
     star, fans = biggest
