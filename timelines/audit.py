@@ -187,7 +187,7 @@ def _follow_symmetry(uids: list[int], fix: bool) -> Finding:
         for other, mirrored in zip(followers, _mirrored(keys.following, followers, uid), strict=True):
             finding.checked += 1
             if not mirrored:
-                finding.problem(f"followers:{{{uid}}} holds {other}, who does not follow {uid}")
+                finding.problem(f"{keys.followers(uid)} holds {other}, who does not follow {uid}")
                 if fix:
                     store.graph_remove(keys.followers(uid), keys.user(uid), other, "followers")
                     finding.fixed += 1
@@ -275,7 +275,7 @@ def _counters(uids: list[int], live_lists: list[int], fix: bool) -> Finding:
             for name, size in zip(names, sizes, strict=True):
                 finding.checked += 1
                 if int(fields.get(name, 0)) != size:
-                    finding.problem(f"user:{{{uid}}} {name} is {fields.get(name, 0)}, the set holds {size}")
+                    finding.problem(f"{keys.user(uid)} {name} is {fields.get(name, 0)}, the set holds {size}")
                     if fix:
                         store.recount(USER_COUNTERS[name](uid), keys.user(uid), name)
                         finding.fixed += 1

@@ -8,35 +8,10 @@ from __future__ import annotations
 
 import time
 
+from bench import raw as raw_redis
 from bench.graph import bulk_users
 from bench.harness import Context, Row, summary
 from timelines import keys, services
-
-
-def _raw_follow(client, uid: int, other: int) -> None:
-    now = time.time()
-    with client.pipeline(transaction=False) as pipe:
-        pipe.zadd(keys.following(uid), {other: now})
-        pipe.zadd(keys.followers(other), {uid: now})
-        pipe.hincrby(keys.user(uid), "following", 1)
-        pipe.hincrby(keys.user(other), "followers", 1)
-        pipe.zrevrange(keys.profile_timeline(other), 0, keys.HOME_TIMELINE_SIZE - 1, withscores=True)
-        recent = pipe.execute()[-1]
-    with client.pipeline(transaction=True) as pipe:
-        pipe.zadd(keys.home_timeline(uid), dict(recent))
-        pipe.zremrangebyrank(keys.home_timeline(uid), 0, -keys.HOME_TIMELINE_SIZE - 1)
-        pipe.execute()
-
-
-def _raw_unfollow(client, uid: int, other: int) -> None:
-    with client.pipeline(transaction=False) as pipe:
-        pipe.zrem(keys.following(uid), other)
-        pipe.zrem(keys.followers(other), uid)
-        pipe.hincrby(keys.user(uid), "following", -1)
-        pipe.hincrby(keys.user(other), "followers", -1)
-        pipe.zrevrange(keys.profile_timeline(other), 0, keys.HOME_TIMELINE_SIZE - 1)
-        recent = pipe.execute()[-1]
-    client.zrem(keys.home_timeline(uid), *recent)
 
 
 def run(ctx: Context) -> list[Row]:
@@ -51,9 +26,9 @@ def run(ctx: Context) -> list[Row]:
         uid, raw_uid = readers[2 * i], readers[2 * i + 1]
         for name, operation in (
             ("follow", lambda uid=uid: services.follow_user(uid=uid, other_uid=author)),
-            ("raw follow", lambda raw_uid=raw_uid: _raw_follow(client, raw_uid, author)),
+            ("raw follow", lambda raw_uid=raw_uid: raw_redis.follow(client, raw_uid, author)),
             ("unfollow", lambda uid=uid: services.unfollow_user(uid=uid, other_uid=author)),
-            ("raw unfollow", lambda raw_uid=raw_uid: _raw_unfollow(client, raw_uid, author)),
+            ("raw unfollow", lambda raw_uid=raw_uid: raw_redis.unfollow(client, raw_uid, author)),
         ):
             start = time.perf_counter()
             operation()

@@ -9,20 +9,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 
+from bench import raw as raw_redis
 from bench.graph import bulk_follow, bulk_users
 from bench.harness import Context, RoundTrips, Row, compare_rates
 from socialsite import redis_client
 from timelines import keys, selectors, services
 
 PAGE = 30
-
-
-def _raw_read(client, uid: int) -> list[dict]:
-    ids = client.zrevrange(keys.home_timeline(uid), 0, PAGE - 1)
-    with client.pipeline(transaction=False) as pipe:
-        for status_id in ids:
-            pipe.hgetall(keys.status(int(status_id)))
-        return [status for status in pipe.execute() if status]
 
 
 def _product_read(uid: int) -> list[dict]:
@@ -33,9 +26,9 @@ def _worker(uid: int, seconds: float, start, results) -> None:  # type: ignore[n
     redis_client.reset()  # a forked child must not share the parent's sockets
     client = redis_client.get_redis()
     _product_read(uid)
-    _raw_read(client, uid)
+    raw_redis.read_home(client, uid, PAGE)
     start.wait()
-    results.put(compare_rates(lambda: _product_read(uid), lambda: _raw_read(client, uid), seconds))
+    results.put(compare_rates(lambda: _product_read(uid), lambda: raw_redis.read_home(client, uid, PAGE), seconds))
 
 
 def _parallel_rates(uid: int, seconds: float, processes: int) -> tuple[float, float]:
@@ -81,7 +74,9 @@ def run(ctx: Context, trips: RoundTrips) -> list[Row]:
     )
     for processes in (1, 2):
         if processes == 1:
-            product, raw = compare_rates(lambda: _product_read(reader), lambda: _raw_read(client, reader), seconds)
+            product, raw = compare_rates(
+                lambda: _product_read(reader), lambda: raw_redis.read_home(client, reader, PAGE), seconds
+            )
         else:
             product, raw = _parallel_rates(reader, seconds, processes)
         rows.append(

@@ -11,67 +11,13 @@ import random
 import time
 from collections import defaultdict
 
+from bench import raw as raw_redis
 from bench.graph import bulk_follow, bulk_users, check_counters, power_law_edges
 from bench.harness import Context, Row, summary
-from timelines import keys, selectors, services
+from timelines import selectors, services
 
 MESSAGE = "p" * 140
 READ, POST, FOLLOW = "home read", "post", "follow/unfollow"
-
-
-def _raw_read(client, uid: int) -> None:
-    ids = client.zrevrange(keys.home_timeline(uid), 0, 29)
-    with client.pipeline(transaction=False) as pipe:
-        for status_id in ids:
-            pipe.hgetall(keys.status(int(status_id)))
-        pipe.execute()
-
-
-def _raw_post(client, uid: int, status_id: int) -> None:
-    posted = time.time()
-    client.hset(keys.status(status_id), mapping={"message": MESSAGE, "posted": posted, "id": status_id, "uid": uid})
-    with client.pipeline(transaction=True) as pipe:
-        pipe.zadd(keys.profile_timeline(uid), {status_id: posted})
-        pipe.zadd(keys.home_timeline(uid), {status_id: posted})
-        pipe.zremrangebyrank(keys.home_timeline(uid), 0, -keys.HOME_TIMELINE_SIZE - 1)
-        pipe.hincrby(keys.user(uid), "posts", 1)
-        pipe.execute()
-    batch = client.zrangebyscore(keys.followers(uid), "-inf", "+inf", start=0, num=keys.POSTS_PER_PASS)
-    with client.pipeline(transaction=False) as pipe:
-        for follower in batch:
-            pipe.zadd(keys.home_timeline(int(follower)), {status_id: posted})
-            pipe.zremrangebyrank(keys.home_timeline(int(follower)), 0, -keys.HOME_TIMELINE_SIZE - 1)
-        pipe.execute()
-    if len(batch) >= keys.POSTS_PER_PASS:
-        client.rpush("bench:raw-jobs", status_id)
-    client.publish("bench:raw-stream", MESSAGE)
-
-
-def _raw_toggle_follow(client, uid: int, other: int) -> None:
-    if client.zscore(keys.following(uid), other) is None:
-        now = time.time()
-        with client.pipeline(transaction=False) as pipe:
-            pipe.zadd(keys.following(uid), {other: now})
-            pipe.zadd(keys.followers(other), {uid: now})
-            pipe.hincrby(keys.user(uid), "following", 1)
-            pipe.hincrby(keys.user(other), "followers", 1)
-            pipe.zrevrange(keys.profile_timeline(other), 0, keys.HOME_TIMELINE_SIZE - 1, withscores=True)
-            recent = pipe.execute()[-1]
-        with client.pipeline(transaction=True) as pipe:
-            if recent:
-                pipe.zadd(keys.home_timeline(uid), dict(recent))
-            pipe.zremrangebyrank(keys.home_timeline(uid), 0, -keys.HOME_TIMELINE_SIZE - 1)
-            pipe.execute()
-    else:
-        with client.pipeline(transaction=False) as pipe:
-            pipe.zrem(keys.following(uid), other)
-            pipe.zrem(keys.followers(other), uid)
-            pipe.hincrby(keys.user(uid), "following", -1)
-            pipe.hincrby(keys.user(other), "followers", -1)
-            pipe.zrevrange(keys.profile_timeline(other), 0, keys.HOME_TIMELINE_SIZE - 1)
-            recent = pipe.execute()[-1]
-        if recent:
-            client.zrem(keys.home_timeline(uid), *recent)
 
 
 def _product_toggle_follow(uid: int, other: int) -> None:
@@ -125,9 +71,9 @@ def run(ctx: Context) -> list[Row]:
         FOLLOW: _product_toggle_follow,
     }
     raw_ops = {
-        READ: lambda uid, _: _raw_read(client, uid),
-        POST: lambda uid, _: _raw_post(client, uid, next(raw_ids)),
-        FOLLOW: lambda uid, other: _raw_toggle_follow(client, uid, other),
+        READ: lambda uid, _: raw_redis.read_home(client, uid),
+        POST: lambda uid, _: raw_redis.post(client, uid, next(raw_ids), MESSAGE),
+        FOLLOW: lambda uid, other: raw_redis.toggle_follow(client, uid, other),
     }
     product_rate, product_latency = _run(plan, product_ops)
     raw_rate, raw_latency = _run(plan, raw_ops)
@@ -136,6 +82,6 @@ def run(ctx: Context) -> list[Row]:
         (p50, p99), (raw50, raw99) = summary(product_latency[kind]), summary(raw_latency[kind])
         rows.append(Row("3 mixed", f"{kind} p50", p50, raw50, "ms", higher_is_better=False))
         rows.append(Row("3 mixed", f"{kind} p99", p99, raw99, "ms", higher_is_better=False))
-    for key in client.scan_iter(match="rq:*"):
+    for key in client.scan_iter(match="rq:*", count=10_000):
         client.delete(key)
     return rows

@@ -18,9 +18,10 @@ import sys
 import time
 from pathlib import Path
 
+from bench import raw as raw_redis
 from bench.graph import bulk_follow, bulk_users
 from bench.harness import Context, Row, drain_jobs, summary, timed
-from timelines import keys, services, store
+from timelines import jobs, keys, services, store
 
 MESSAGE = "m" * 140
 LUA_BATCH = """
@@ -33,35 +34,9 @@ return #KEYS
 """
 
 
-def _raw_post(ctx: Context, uid: int, status_id: int, followers: int) -> None:
-    client = ctx.redis
-    posted = time.time()
-    client.hset(
-        keys.status(status_id),
-        mapping={"message": MESSAGE, "posted": posted, "id": status_id, "uid": uid, "login": "raw", "name": "Raw"},
-    )
-    with client.pipeline(transaction=True) as pipe:
-        pipe.zadd(keys.profile_timeline(uid), {status_id: posted})
-        pipe.zadd(keys.home_timeline(uid), {status_id: posted})
-        pipe.zremrangebyrank(keys.home_timeline(uid), 0, -keys.HOME_TIMELINE_SIZE - 1)
-        pipe.hincrby(keys.user(uid), "posts", 1)
-        pipe.execute()
-    batch = client.zrangebyscore(keys.followers(uid), "-inf", "+inf", start=0, num=keys.POSTS_PER_PASS)
-    with client.pipeline(transaction=False) as pipe:
-        for follower in batch:
-            pipe.zadd(keys.home_timeline(int(follower)), {status_id: posted})
-            pipe.zremrangebyrank(keys.home_timeline(int(follower)), 0, -keys.HOME_TIMELINE_SIZE - 1)
-        pipe.execute()
-    if followers > keys.POSTS_PER_PASS:
-        client.rpush("bench:raw-jobs", f"{status_id}:{batch[-1]}")
-    client.publish("bench:raw-stream", MESSAGE)
-
-
 def _clear_jobs(ctx: Context) -> None:
-    client = ctx.redis
-    for key in client.scan_iter(match="rq:*"):
-        client.delete(key)
-    client.delete("bench:raw-jobs")
+    """Drop the queued continuation jobs (their hashes stay, unused), so no later measurement runs them."""
+    ctx.redis.delete(jobs.get_queue().key, raw_redis.RAW_JOBS)
 
 
 def _raw_fanout(ctx: Context, uid: int, status_id: int, posted: float) -> int:
@@ -144,7 +119,7 @@ def run(ctx: Context) -> list[Row]:
     for _ in range(posts):
         for size, (star, _fans) in stars.items():
             product[size] += timed(lambda star=star: services.post_status(uid=star, message=MESSAGE), 1)
-            raw[size] += timed(lambda star=star, size=size: _raw_post(ctx, star, next(raw_ids), size), 1)
+            raw[size] += timed(lambda star=star, size=size: raw_redis.post(ctx.redis, star, next(raw_ids), MESSAGE), 1)
         _clear_jobs(ctx)
     p99_at_1000 = summary(product[1_000])[1]
     for size in sizes:
