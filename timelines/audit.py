@@ -154,14 +154,14 @@ def _list_ownership(uids: list[int], live_lists: list[int], fix: bool) -> Findin
         for list_id in entries:
             finding.checked += 1
             if owners.get(list_id) != uid:
-                finding.problem(f"lists:{{{uid}}} holds list {list_id}, which it does not own")
+                finding.problem(f"{keys.lists_of(uid)} holds list {list_id}, which it does not own")
                 if fix:
                     store.graph_remove(keys.lists_of(uid), keys.user(uid), list_id, "lists")
                     finding.fixed += 1
     for list_id, owner in owners.items():
         finding.checked += 1
         if list_id not in indexed.get(owner, {}):
-            finding.problem(f"list {list_id} is missing from lists:{{{owner}}}")
+            finding.problem(f"list {list_id} is missing from {keys.lists_of(owner)}")
             if fix:
                 created = float(store.get_list(list_id).get("created") or 0)
                 store.graph_add(keys.lists_of(owner), keys.user(owner), list_id, created, "lists")
@@ -179,7 +179,7 @@ def _follow_symmetry(uids: list[int], fix: bool) -> Finding:
         ):
             finding.checked += 1
             if not mirrored:
-                finding.problem(f"{uid} follows {other} but is missing from followers:{{{other}}}")
+                finding.problem(f"{uid} follows {other} but is missing from {keys.followers(other)}")
                 if fix:
                     store.graph_add(keys.followers(other), keys.user(other), uid, score, "followers")
                     finding.fixed += 1
@@ -221,7 +221,7 @@ def _list_symmetry(uids: list[int], live_lists: list[int], fix: bool) -> Finding
         for list_id, mirrored in zip(listed, _mirrored(keys.list_members, listed, uid), strict=True):
             finding.checked += 1
             if not mirrored:
-                finding.problem(f"list:out:{{{uid}}} holds list {list_id}, which does not have {uid}")
+                finding.problem(f"{keys.listed_in(uid)} holds list {list_id}, which does not have {uid}")
                 if fix:
                     store.graph_remove(keys.listed_in(uid), keys.user(uid), list_id, "listed")
                     finding.fixed += 1
@@ -286,7 +286,8 @@ def _counters(uids: list[int], live_lists: list[int], fix: bool) -> Finding:
                 continue
             finding.checked += 1
             if int(fields.get("members", 0)) != size:
-                finding.problem(f"list:{{{list_id}}} members is {fields.get('members', 0)}, the set holds {size}")
+                counted = fields.get("members", 0)
+                finding.problem(f"{keys.user_list(list_id)} members is {counted}, the set holds {size}")
                 if fix:
                     store.recount(keys.list_members(list_id), keys.user_list(list_id), "members")
                     finding.fixed += 1
