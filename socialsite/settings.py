@@ -186,9 +186,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "filters": {"quiet_maintenance": {"()": "socialsite.logging.QuietMaintenance"}},
-    "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["quiet_maintenance"]}
-    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["quiet_maintenance"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"django.request": {"level": "ERROR"}},
 }
