@@ -8,12 +8,8 @@ two survives a noisy, shared machine; absolute figures do not.
 
 from __future__ import annotations
 
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -137,43 +133,6 @@ class RoundTrips:
 
 def summary(samples: list[float]) -> tuple[float, float]:
     return percentile(samples, 50), percentile(samples, 99)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_daphne(port: int, env: dict[str, str], probe: str = "/", timeout: float = 30) -> subprocess.Popen[bytes]:
-    """daphne serving the site on ``port`` with ``env``, once it answers ``probe``."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "socialsite.asgi:application"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}{probe}", timeout=2).read()
-            return server
-        except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                stop_process(server)
-                raise
-            time.sleep(0.2)
-
-
-def stop_process(process: subprocess.Popen[bytes], timeout: float = 3) -> None:
-    """Stop a server the benchmark started; daphne can take its full application-close timeout to exit after
-    load, which measures nothing, so it gets a short grace and is then killed."""
-    process.terminate()
-    try:
-        process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def drain_jobs() -> int:

@@ -77,11 +77,10 @@ def enqueue_syndication(
 def syndicate_status(
     *, uid: int, status_id: int, posted: float, cursor_score: float, cursor_member: str, on_lists: bool = False
 ) -> int:
-    """Job: one fan-out batch. Stops quietly when the status was deleted meanwhile."""
-    from timelines import selectors, services
+    """Job: one fan-out batch. ``services.syndicate_status`` itself notices a status deleted meanwhile, takes
+    it back out of the batch's timelines and ends the chain."""
+    from timelines import services
 
-    if not selectors.status_exists(status_id=status_id):
-        return 0
     return services.syndicate_status(
         uid=uid, status_id=status_id, posted=posted, cursor=(cursor_score, cursor_member), on_lists=on_lists
     )

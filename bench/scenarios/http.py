@@ -18,7 +18,8 @@ from django.test import Client
 
 from accounts.services import sign_up
 from bench.graph import bulk_follow, bulk_users
-from bench.harness import Context, Row, free_port, start_daphne, stop_process, summary, timed
+from bench.harness import Context, Row, summary, timed
+from socialsite import testing
 from timelines import selectors, services
 
 CONNECTIONS = 50
@@ -76,11 +77,8 @@ def run(ctx: Context) -> list[Row]:
         "DJANGO_LOG_LEVEL": "WARNING",
     }
     subprocess.run([sys.executable, str(MANAGE), "collectstatic", "--noinput", "-v0"], env=env, check=True)
-    port = free_port()
-    server = start_daphne(port, env, probe=f"/@{profile_login}")
     rows = []
-    try:
-        base = f"http://127.0.0.1:{port}"
+    with testing.daphne(env, probe=f"/@{profile_login}", start_timeout=30, stop_timeout=3) as (base, _):
         seconds = ctx.scale(2, 10)
         home_layer = summary(
             timed(
@@ -125,6 +123,4 @@ def run(ctx: Context) -> list[Row]:
                     note=f"service layer p99 {layer[1]:.2f} ms",
                 )
             )
-    finally:
-        stop_process(server)
     return rows

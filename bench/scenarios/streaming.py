@@ -17,7 +17,8 @@ import time
 import redis.asyncio
 
 from bench.graph import bulk_users
-from bench.harness import Context, Row, free_port, start_daphne, stop_process
+from bench.harness import Context, Row
+from socialsite import testing
 from streaming import loadclient
 from timelines import keys, services
 
@@ -89,11 +90,9 @@ def run(ctx: Context) -> list[Row]:
     loadclient.raise_file_limit()
     author = bulk_users(ctx, 1, prefix="streamer")[0]
     posts = ctx.scale(12, 60)
-    port = free_port()
-    server = start_daphne(port, {**os.environ, "STREAMING_HUB_ENDPOINT": "0"})
     rows: list[Row] = []
-    try:
-        url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "STREAMING_HUB_ENDPOINT": "0"}
+    with testing.daphne(env, start_timeout=30, stop_timeout=3) as (url, _):
         for clients in (1, 100, 1_000):
             product, product_seconds = asyncio.run(_product(url, clients, author, posts))
             raw, raw_seconds = asyncio.run(_raw(os.environ["REDIS_URL"], clients, author, posts))
@@ -132,6 +131,4 @@ def run(ctx: Context) -> list[Row]:
             )
             if len(product) < clients * posts:
                 rows[-1].note = f"only {len(product)} of {clients * posts} delivered"
-    finally:
-        stop_process(server)
     return rows

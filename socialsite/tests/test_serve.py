@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,15 +13,9 @@ import urllib.request
 import pytest
 from django.conf import settings
 
-from socialsite import embedded_redis
+from socialsite import embedded_redis, testing
 
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_for_http(url: str, timeout: float) -> bytes:
@@ -42,7 +35,7 @@ def test_serve_runs_the_site_and_ctrl_c_stops_everything(tmp_path):
     env.pop("REDIS_URL", None)  # the site's own embedded Redis, as on a fresh machine
     manage = str(settings.BASE_DIR / "manage.py")
     subprocess.run([sys.executable, manage, "migrate", "-v0"], env=env, check=True, cwd=settings.BASE_DIR)
-    port = free_port()
+    port = testing.free_port()
     serve = subprocess.Popen(
         [sys.executable, manage, "serve", "--port", str(port), "--workers", "1"],
         env=env,

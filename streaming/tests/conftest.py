@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -26,6 +24,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from socialsite import testing
+
 SERVER_ENV = {
     "STREAMING_KEEPALIVE_SECONDS": "1",
     "STREAMING_QUEUE_SIZE": "50",
@@ -33,12 +33,6 @@ SERVER_ENV = {
     "STREAMING_CLOSE_GRACE_SECONDS": "5",
     "STREAMING_HUB_ENDPOINT": "1",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass
@@ -75,37 +69,11 @@ class StreamServer:
 
 @pytest.fixture(scope="session")
 def stream_server() -> Iterator[StreamServer]:
-    port = free_port()
     env = {**os.environ, **SERVER_ENV}
     # The server's log stays in the session's directory, to read when a test fails.
-    log = open(Path(settings.VAR_DIR) / "stream-server.log", "wb")  # noqa: SIM115 (open for the session)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "socialsite.asgi:application"],
-        cwd=settings.BASE_DIR,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    server = StreamServer(f"http://127.0.0.1:{port}", process)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                server.hub()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-        yield server
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+    log_path = Path(settings.VAR_DIR) / "stream-server.log"
+    with testing.daphne(env, probe="/statuses/hub.json", log_path=log_path, start_timeout=30) as (url, process):
+        yield StreamServer(url, process)
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from socialsite.redis_client import get_redis
+from socialsite.testing import free_port
 from streaming import filters
-from streaming.tests.conftest import free_port
 from timelines import keys, services
 
 

@@ -9,17 +9,16 @@ test writes through the services is what the browser sees. Playwright's own brow
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from socialsite import testing
 
 CHROMIUM = os.environ.get("SOCIALSITE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -32,15 +31,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SERVER_START_SECONDS = 60
 DESKTOP = {"width": 1024, "height": 768}
 PHONE = {"width": 360, "height": 740}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def screenshot_dir() -> Path:
@@ -69,37 +61,8 @@ def site_url(django_db_setup: None) -> Iterator[str]:
     subprocess.run(
         [sys.executable, manage, "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=settings.BASE_DIR
     )
-    port = free_port()
-    log = (settings.VAR_DIR / "daphne.log").open("wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "socialsite.asgi:application"],
-        env=env,
-        cwd=settings.BASE_DIR,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + SERVER_START_SECONDS
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/accounts/login/", timeout=2):
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        "daphne did not start: " + (settings.VAR_DIR / "daphne.log").read_text()[-3000:]
-                    ) from None
-                time.sleep(0.2)
+    with testing.daphne(env, probe="/accounts/login/", log_path=settings.VAR_DIR / "daphne.log") as (url, _):
         yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
 
 
 @pytest.fixture(scope="package")

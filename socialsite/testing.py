@@ -1,0 +1,72 @@
+"""Running the real site in a child process, for the tests and the benchmarks: daphne on a free port.
+
+Shared by the browser tests, the streaming API tests, the run-command test and ``bench``, so that each starts,
+waits for and stops the server the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+from django.conf import settings
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def stop(process: subprocess.Popen[bytes], timeout: float = 10) -> None:
+    """SIGTERM, then SIGKILL after ``timeout``: daphne may take its whole application-close timeout to exit."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextlib.contextmanager
+def daphne(
+    env: dict[str, str],
+    *,
+    probe: str = "/",
+    log_path: Path | None = None,
+    start_timeout: float = 60,
+    stop_timeout: float = 10,
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Serve ``socialsite.asgi`` with daphne on a free port with ``env``; yields (base URL, process) once
+    ``probe`` answers. The server's output goes to ``log_path`` (quoted when it fails to start)."""
+    port = free_port()
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(log_path.open("wb")) if log_path else subprocess.DEVNULL
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "socialsite.asgi:application"],
+            env=env,
+            cwd=settings.BASE_DIR,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + start_timeout
+            while True:
+                try:
+                    with urllib.request.urlopen(url + probe, timeout=2):
+                        break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        tail = log_path.read_text(errors="replace")[-3000:] if log_path else ""
+                        raise RuntimeError(f"daphne did not start on {url}\n{tail}") from None
+                    time.sleep(0.1)
+            yield url, process
+        finally:
+            stop(process, stop_timeout)
