@@ -8,8 +8,7 @@ from django import forms
 from django.contrib.auth import password_validation
 
 from accounts.models import User
-from timelines import exceptions, keys
-from timelines import services as timelines_services
+from timelines import exceptions, limits, validation
 
 
 class SignUpForm(forms.Form):
@@ -17,12 +16,12 @@ class SignUpForm(forms.Form):
     # password later; the validators still refuse weak ones.
     username = forms.CharField(
         label="Username",
-        max_length=keys.MAX_LOGIN_LENGTH,
+        max_length=limits.MAX_LOGIN_LENGTH,
         help_text=exceptions.INVALID_LOGIN,
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none", "autofocus": True}),
     )
     name = forms.CharField(
-        label="Display name", max_length=keys.MAX_NAME_LENGTH, widget=forms.TextInput(attrs={"autocomplete": "name"})
+        label="Display name", max_length=limits.MAX_NAME_LENGTH, widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
     email = forms.EmailField(
         label="E-mail (optional)", required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"})
@@ -36,7 +35,7 @@ class SignUpForm(forms.Form):
 
     def clean_username(self) -> str:
         try:
-            login = timelines_services.clean_login(self.cleaned_data["username"])
+            login = validation.clean_login(self.cleaned_data["username"])
         except exceptions.InvalidLogin as error:
             raise forms.ValidationError(error.message) from None
         if User.objects.filter(username__iexact=login).exists():
@@ -45,7 +44,7 @@ class SignUpForm(forms.Form):
 
     def clean_name(self) -> str:
         try:
-            return timelines_services.clean_name(self.cleaned_data["name"])
+            return validation.clean_name(self.cleaned_data["name"])
         except exceptions.InvalidName as error:
             raise forms.ValidationError(error.message) from None
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
-from timelines import exceptions
+from socialsite.redis_client import UNAVAILABLE_ERRORS
+from timelines import exceptions, validation
 from timelines import services as timelines_services
+
+logger = logging.getLogger(__name__)
 
 
 def sign_up(*, login: str, name: str, password: str | None, email: str = "") -> User:
@@ -16,8 +21,8 @@ def sign_up(*, login: str, name: str, password: str | None, email: str = "") -> 
     fails after the Redis user was created, that user is discarded again. ``password=None`` makes an account
     that cannot log in (demo data). Raises ``LoginTaken``, ``InvalidLogin`` or ``InvalidName``.
     """
-    login = timelines_services.clean_login(login)
-    name = timelines_services.clean_name(name)
+    login = validation.clean_login(login)
+    name = validation.clean_name(name)
     uid: int | None = None
     try:
         with transaction.atomic():
@@ -42,7 +47,10 @@ def sign_up(*, login: str, name: str, password: str | None, email: str = "") -> 
 
 
 def ensure_profile(user: User) -> int:
-    """The Redis uid of ``user``, creating the profile for accounts made without one (``createsuperuser``)."""
+    """The Redis uid of ``user``, creating the profile for accounts made without one (``createsuperuser``).
+
+    Called when someone logs in and by ``ProfileMiddleware`` for a session older than its profile, never by
+    page views: a GET does not write."""
     if user.uid is not None:
         return user.uid
     try:
@@ -64,3 +72,13 @@ def ensure_profile(user: User) -> int:
         return int(user.uid)
     user.uid = uid
     return uid
+
+
+def ensure_profile_if_reachable(user: User) -> int | None:
+    """``ensure_profile``, or None while Redis is unreachable: log-in must not fail on the social store, and
+    the page that follows answers 503 by itself; the profile is made on a later request."""
+    try:
+        return ensure_profile(user)
+    except UNAVAILABLE_ERRORS:
+        logger.warning("Could not make the social profile of a logged-in account: Redis is unavailable.")
+        return None

@@ -141,12 +141,12 @@ def drain_jobs() -> int:
     fork per job."""
     from rq.job import Job
 
-    from timelines import jobs
+    from timelines import queue
 
-    queue = jobs.get_queue()
+    job_queue = queue.get_queue()
     ran = 0
-    while (job_id := queue.connection.lpop(queue.key)) is not None:
-        job = Job.fetch(job_id.decode(), connection=queue.connection)
+    while (job_id := job_queue.connection.lpop(job_queue.key)) is not None:
+        job = Job.fetch(job_id.decode(), connection=job_queue.connection)
         job.func(*job.args, **job.kwargs)
         job.delete()
         ran += 1

@@ -9,7 +9,7 @@ import time
 
 import redis
 
-from timelines import keys
+from timelines import keys, limits
 
 MESSAGE = "r" * 140
 RAW_JOBS = "bench:raw-jobs"
@@ -36,16 +36,16 @@ def post(client: redis.Redis, uid: int, status_id: int, message: str = MESSAGE) 
     with client.pipeline(transaction=True) as pipe:
         pipe.zadd(keys.profile_timeline(uid), {status_id: posted})
         pipe.zadd(keys.home_timeline(uid), {status_id: posted})
-        pipe.zremrangebyrank(keys.home_timeline(uid), 0, -keys.HOME_TIMELINE_SIZE - 1)
+        pipe.zremrangebyrank(keys.home_timeline(uid), 0, -limits.HOME_TIMELINE_SIZE - 1)
         pipe.hincrby(keys.user(uid), "posts", 1)
         pipe.execute()
-    batch = client.zrangebyscore(keys.followers(uid), "-inf", "+inf", start=0, num=keys.POSTS_PER_PASS)
+    batch = client.zrangebyscore(keys.followers(uid), "-inf", "+inf", start=0, num=limits.POSTS_PER_PASS)
     with client.pipeline(transaction=False) as pipe:
         for follower in batch:
             pipe.zadd(keys.home_timeline(int(follower)), {status_id: posted})
-            pipe.zremrangebyrank(keys.home_timeline(int(follower)), 0, -keys.HOME_TIMELINE_SIZE - 1)
+            pipe.zremrangebyrank(keys.home_timeline(int(follower)), 0, -limits.HOME_TIMELINE_SIZE - 1)
         pipe.execute()
-    if len(batch) >= keys.POSTS_PER_PASS:
+    if len(batch) >= limits.POSTS_PER_PASS:
         client.rpush(RAW_JOBS, f"{status_id}:{batch[-1]}")
     client.publish(RAW_STREAM, message)
 
@@ -58,12 +58,12 @@ def follow(client: redis.Redis, uid: int, other: int) -> None:
         pipe.zadd(keys.followers(other), {uid: now})
         pipe.hincrby(keys.user(uid), "following", 1)
         pipe.hincrby(keys.user(other), "followers", 1)
-        pipe.zrevrange(keys.profile_timeline(other), 0, keys.HOME_TIMELINE_SIZE - 1, withscores=True)
+        pipe.zrevrange(keys.profile_timeline(other), 0, limits.HOME_TIMELINE_SIZE - 1, withscores=True)
         recent = pipe.execute()[-1]
     with client.pipeline(transaction=True) as pipe:
         if recent:
             pipe.zadd(keys.home_timeline(uid), dict(recent))
-        pipe.zremrangebyrank(keys.home_timeline(uid), 0, -keys.HOME_TIMELINE_SIZE - 1)
+        pipe.zremrangebyrank(keys.home_timeline(uid), 0, -limits.HOME_TIMELINE_SIZE - 1)
         pipe.execute()
 
 
@@ -74,7 +74,7 @@ def unfollow(client: redis.Redis, uid: int, other: int) -> None:
         pipe.zrem(keys.followers(other), uid)
         pipe.hincrby(keys.user(uid), "following", -1)
         pipe.hincrby(keys.user(other), "followers", -1)
-        pipe.zrevrange(keys.profile_timeline(other), 0, keys.HOME_TIMELINE_SIZE - 1)
+        pipe.zrevrange(keys.profile_timeline(other), 0, limits.HOME_TIMELINE_SIZE - 1)
         recent = pipe.execute()[-1]
     if recent:
         client.zrem(keys.home_timeline(uid), *recent)

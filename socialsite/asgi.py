@@ -1,6 +1,7 @@
 """ASGI entry point: daphne serves Django pages and, through Channels, the streaming endpoints.
 
-Channels' routes come first (the streaming API, the live home timeline); every other request goes to Django.
+Channels' routes come first (the streaming API and the live home timeline, both in ``streaming``); every other
+request goes to Django.
 """
 
 import os
@@ -14,6 +15,5 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs
 from django.urls import re_path  # noqa: E402
 
 from streaming.routing import http_urlpatterns as streaming_http  # noqa: E402
-from timelines.routing import http_urlpatterns as timelines_http  # noqa: E402
 
-application = ProtocolTypeRouter({"http": URLRouter([*streaming_http, *timelines_http, re_path(r"", django_asgi_app)])})
+application = ProtocolTypeRouter({"http": URLRouter([*streaming_http, re_path(r"", django_asgi_app)])})

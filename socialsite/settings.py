@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.ProfileMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -151,9 +152,17 @@ STREAMING_CLOSE_GRACE_SECONDS = float(os.environ.get("STREAMING_CLOSE_GRACE_SECO
 # GET /statuses/hub.json: the process's hub counters (subscriptions, events, cut-offs); for debugging only.
 STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", DEBUG)
 
+# Who may receive what (timelines/policy.py): the dotted path of the per-recipient policy every surface asks.
+TIMELINES_POLICY = os.environ.get("SOCIALSITE_POLICY") or "timelines.policy.Policy"
+# Where the live home timeline is served (streaming/live.py); the home page links to it.
+LIVE_HOME_PATH = "live/home"
+
 # Deferred work (fan-out past the first POSTS_PER_PASS followers) runs on RQ, on the same Redis.
 RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}
-RQ = {"WORKER_CLASS": "timelines.worker.Worker"}
+# COMMIT_MODE "auto": enqueue at once. django-rq's default ("on_db_commit") holds a job back until the SQL
+# transaction around the call commits, but the Redis writes the job continues are not part of that transaction:
+# inside an atomic block (an admin action, a test) a fan-out's continuation would wait, or vanish on rollback.
+RQ = {"WORKER_CLASS": "timelines.worker.Worker", "COMMIT_MODE": "auto"}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")

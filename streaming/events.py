@@ -1,19 +1,19 @@
-"""The wire format of stream events, shared by the publishing services and the streaming consumers.
+"""What a streaming client receives, derived from the typed events of ``timelines.events``.
 
-Every event on ``keys.STREAM_CHANNEL`` is one JSON object: a posted status exactly as stored (id, uid,
-login, name, message, posted and any extra fields such as location), or, for a deletion, that same status
-with ``"deleted": true`` so filters can decide whether a client had seen it (book listing 8.14).
+The services publish ``{"type": "status.created", "v": 1, "status": {...}}`` and ``status.deleted`` on
+``keys.STREAM_CHANNEL``; ``decode`` turns a status event into a ``StreamEvent``: the status fields, plus
+``"deleted": true`` for a deletion so filters can decide whether a client had seen it (book listing 8.14).
+Events of other types are skipped (``IgnoredEvent``). A client receives one ``\\r\\n``-terminated JSON
+object per line:
 
-What a streaming client receives is derived here too, one ``\\r\\n``-terminated JSON object per line:
-
-- a posted status: the published JSON itself, byte for byte;
+- a posted status: the status exactly as stored (extra fields, message, posted, id, uid, login, name),
+  compact, UTF-8 kept, the same bytes as before events were typed;
 - a deletion: ``{"id": <id>, "deleted": true}`` (book listing 8.15), never the deleted message;
 - a cut-off: ``{"disconnect": {"reason": "falling behind"}}``, the last line before the server closes;
 - a keep-alive: a bare ``\\r\\n`` when the stream has been idle.
 
-A decoded event is a ``StreamEvent``: a plain ``dict`` (so every consumer can treat it as one) that also keeps
-the published text and a per-event cache, so that its wire line and its tokenized message are computed once
-per event, not once per connected client.
+A ``StreamEvent`` is a plain ``dict`` (so every consumer can treat it as one) with a per-event cache, so that
+its wire line and its tokenized message are computed once per event, not once per connected client.
 """
 
 from __future__ import annotations
@@ -21,46 +21,51 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from timelines import events as timeline_events
+
 KEEPALIVE = b"\r\n"
 LINE_END = b"\r\n"
 
 
 class InvalidEvent(ValueError):
-    """A message on the stream channel that is not a status event."""
+    """A message on the event channel that is not a typed event."""
+
+
+class IgnoredEvent(Exception):
+    """A well-formed event of a type (or version) the streams do not handle; subscribers skip it."""
 
 
 class StreamEvent(dict[str, Any]):
-    """A decoded event: the status fields, plus the published text and a cache shared by all subscribers.
+    """A decoded status event: the status fields (plus ``"deleted": true`` for a deletion), the event's type,
+    and a cache shared by all subscribers.
 
     Subscribers must treat it as read-only: one instance is handed to every matching subscription.
     """
 
-    __slots__ = ("cache", "raw")
+    __slots__ = ("cache", "type")
 
-    def __init__(self, fields: dict[str, Any], raw: str) -> None:
+    def __init__(self, fields: dict[str, Any], event_type: str) -> None:
         super().__init__(fields)
-        self.raw = raw
+        self.type = event_type
         self.cache: dict[str, Any] = {}
 
 
-def encode_posted(status: dict[str, Any]) -> str:
-    return json.dumps(status, separators=(",", ":"), ensure_ascii=False)
-
-
-def encode_deleted(status: dict[str, Any]) -> str:
-    return json.dumps({**status, "deleted": True}, separators=(",", ":"), ensure_ascii=False)
-
-
 def decode(message: str | bytes) -> StreamEvent:
-    """Decode one published event. Raises ``InvalidEvent`` for anything but an object with an integer id."""
+    """Decode one published event (``timelines.events``) into the status it carries.
+
+    Raises ``InvalidEvent`` for anything that is not a typed event, and ``IgnoredEvent`` for a typed event
+    that is not a status event this code knows (a later version, or a type the streams do not show).
+    """
     try:
-        fields = json.loads(message)
-    except ValueError as error:
+        event = timeline_events.decode(message)
+    except timeline_events.InvalidEvent as error:
         raise InvalidEvent(str(error)) from None
-    if not isinstance(fields, dict) or isinstance(fields.get("id"), bool) or not isinstance(fields.get("id"), int):
-        raise InvalidEvent("a stream event is a JSON object with an integer id")
-    raw = message.decode() if isinstance(message, bytes) else message
-    return StreamEvent(fields, raw)
+    if not timeline_events.is_status_event(event):
+        raise IgnoredEvent(event["type"])
+    status = event["status"]
+    if event["type"] == timeline_events.STATUS_DELETED:
+        return StreamEvent({**status, "deleted": True}, event["type"])
+    return StreamEvent(status, event["type"])
 
 
 def is_deletion(event: dict[str, Any]) -> bool:
@@ -74,10 +79,9 @@ def wire_line(event: dict[str, Any]) -> bytes:
         return cache["line"]
     if is_deletion(event):
         text = json.dumps({"id": event["id"], "deleted": True}, separators=(",", ":"))
-    elif isinstance(event, StreamEvent):
-        text = event.raw
     else:
-        text = encode_posted(event)
+        # The status exactly as stored and published, compact, UTF-8 kept: the stream's bytes since book 8.5.
+        text = json.dumps(dict(event), separators=(",", ":"), ensure_ascii=False)
     line = text.encode() + LINE_END
     if cache is not None:
         cache["line"] = line

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from streaming import matching
-from timelines import keys
+from timelines import limits, validation
 
 DEFAULT_PERCENT = 10
 MAX_TRACK_PHRASES = 400
@@ -53,7 +53,7 @@ TOO_MANY_BOXES = f"locations takes at most {MAX_LOCATION_BOXES} boxes."
 BOXES_MALFORMED = "locations takes groups of four numbers: lon_min,lat_min,lon_max,lat_max."
 BOX_OUT_OF_RANGE = "A box must lie within longitudes -180..180 and latitudes -90..90, minimum first: {box}."
 
-_LOGIN = re.compile(keys.LOGIN_PATTERN)
+_LOGIN = re.compile(limits.LOGIN_PATTERN)
 
 
 class FilterError(ValueError):
@@ -175,13 +175,10 @@ def parse_sample(percent: str | None) -> int:
     """The sample percentage from the ``percent`` parameter (default ``DEFAULT_PERCENT``)."""
     if percent is None or percent.strip() == "":
         return DEFAULT_PERCENT
-    text = percent.strip()
-    if not text.isascii() or not text.isdigit():
-        raise FilterError(PERCENT_INVALID)
-    value = int(text)
-    if not 1 <= value <= 100:
-        raise FilterError(PERCENT_INVALID)
-    return value
+    try:
+        return validation.parse_int(percent.strip(), minimum=1, maximum=100)
+    except ValueError:
+        raise FilterError(PERCENT_INVALID) from None
 
 
 def _items(values: Iterable[str]) -> list[str]:
@@ -207,8 +204,8 @@ def parse_follow(values: Iterable[str]) -> FollowFilter | None:
     logins: set[str] = set()
     for item in _items(values):
         login = item.removeprefix("@")
-        if len(login) > keys.MAX_LOGIN_LENGTH or not _LOGIN.match(login):
-            raise FilterError(LOGIN_INVALID.format(length=keys.MAX_LOGIN_LENGTH, login=item[:40]))
+        if len(login) > limits.MAX_LOGIN_LENGTH or not _LOGIN.match(login):
+            raise FilterError(LOGIN_INVALID.format(length=limits.MAX_LOGIN_LENGTH, login=item[:40]))
         logins.add(login.lower())
         if len(logins) > MAX_FOLLOW_LOGINS:
             raise FilterError(TOO_MANY_LOGINS)

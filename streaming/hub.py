@@ -14,9 +14,11 @@ subscription removes it at once; when the last one closes, the hub stops reading
 connection. If the connection dies (Redis restarted, the subscriber killed), the hub reconnects with a short
 backoff and carries on; events published while it was away are lost, as pub/sub is at-most-once by nature.
 
-Every event passes ``streaming.visibility.is_public`` once, before any subscription sees it; subscriptions are
-public by default and are offered only public events. A subscription that does its own authorization (a user's
-live home timeline) passes ``public=False``.
+Every event is put to the per-recipient policy (``timelines.policy``) once for the public
+(``recipient=None``), before any subscription sees it; subscriptions are public by default and are offered only
+events the public may receive. A subscription that asks the policy for its own viewer (a user's live home
+timeline) passes ``public=False`` and is offered every event its index keys select. Events of types the streams
+do not show are skipped.
 
 The hub lives on the event loop that created it (daphne runs one per process); ``get_hub()`` returns it.
 """
@@ -33,8 +35,8 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from socialsite.redis_client import get_async_redis
-from streaming import events, matching, visibility
-from timelines import keys
+from streaming import events, matching
+from timelines import keys, policy
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +126,7 @@ class HubStats:
     cut_off: int = 0
     candidates: int = 0
     decode_errors: int = 0
+    ignored: int = 0
     extra: dict[str, int] = field(default_factory=dict)
 
 
@@ -134,6 +137,8 @@ class Hub:
         self.index: dict[str, set[Subscription]] = {}
         self.stats = HubStats()
         self.connected = asyncio.Event()
+        # What the policy needs to decide for the public, loaded off the loop on every (re)connect.
+        self.public_state: Any = None
         self._task: asyncio.Task[None] | None = None
 
     # --- subscriptions ---
@@ -148,7 +153,7 @@ class Hub:
     ) -> Subscription:
         """Register a subscription offered every event carrying one of ``index_keys`` (``matching.ALL`` for
         every event) and passing ``matches``; with ``public`` (the default), only events that
-        ``visibility.is_public`` allows. Starts reading Redis if this is the first subscription."""
+        the policy lets the public receive. Starts reading Redis if this is the first subscription."""
         subscription = Subscription(self, index_keys, matches, maxsize, public)
         self.subscriptions.add(subscription)
         for key in subscription.index_keys:
@@ -196,6 +201,7 @@ class Hub:
             "cut_off": self.stats.cut_off,
             "reconnects": self.stats.reconnects,
             "decode_errors": self.stats.decode_errors,
+            "ignored": self.stats.ignored,
         }
 
     # --- dispatch ---
@@ -205,12 +211,16 @@ class Hub:
         try:
             event = events.decode(raw)
             index_keys = matching.event_index_keys(event)
+        except events.IgnoredEvent:
+            self.stats.ignored += 1
+            return
         except (ValueError, TypeError, KeyError):
             self.stats.decode_errors += 1
             logger.warning("Dropped a stream event that is not a status: %r", raw[:200])
             return
         self.stats.events += 1
-        public = visibility.is_public(event)
+        chooser = policy.get_policy()
+        public = chooser.allows(self.public_state, recipient=policy.PUBLIC, item=policy.Item.of_status(event))
         candidates: set[Subscription] = set()
         for key in index_keys:
             bucket = self.index.get(key)
@@ -237,6 +247,7 @@ class Hub:
                 client = get_async_redis(subscriber=True)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe(self.channel)
+                self.public_state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
                 self.connected.set()
                 delay = RECONNECT_MIN_SECONDS
                 idle = 0.0

@@ -1,4 +1,4 @@
-"""HTTP routes of the streaming API, served by daphne ahead of Django (see ``socialsite.asgi``).
+"""HTTP routes served by daphne ahead of Django (see ``socialsite.asgi``): the streaming API and the live home.
 
 The streaming endpoints are plain ASGI applications (``streaming.consumers``) rather than Django views, so a
 stream holds no Django request machinery for its lifetime. Any other path under ``/statuses/`` answers a JSON
@@ -8,13 +8,18 @@ status (``/statuses/<id>/...``, such as delete), which fall through to Django.
 
 from __future__ import annotations
 
+from channels.auth import AuthMiddlewareStack
+from django.conf import settings
 from django.urls import path, re_path
 
 from streaming import consumers
+from streaming.live import HomeTimelineConsumer
 
 http_urlpatterns = [
     path("statuses/sample.json", consumers.sample),
     path("statuses/filter.json", consumers.filter_),
     path("statuses/hub.json", consumers.hub_stats),
     re_path(r"^statuses/(?!\d+/)", consumers.not_found),
+    # The live home timeline needs the session, so its consumer is wrapped in Channels' auth middleware.
+    path(settings.LIVE_HOME_PATH, AuthMiddlewareStack(HomeTimelineConsumer.as_asgi()), name="live-home"),
 ]

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from timelines import keys, store
+from timelines import keys, limits, store
 
 CHUNK = 200
 MAX_EXAMPLES = 5
@@ -71,11 +71,11 @@ def _chunks(ids: Sequence[T]) -> Iterator[Sequence[T]]:
 
 def _existing(counter: str, owner_key: Callable[[int], str]) -> list[int]:
     """Ids from 1 to the counter's last value whose hash exists (ids are never reused)."""
-    ids = list(range(1, store.last_id(counter) + 1))
+    ids = list(range(1, store.users.last_id(counter) + 1))
     found: list[int] = []
     for chunk in _chunks(ids):
         found.extend(
-            i for i, exists in zip(chunk, store.keys_exist([owner_key(i) for i in chunk]), strict=True) if exists
+            i for i, exists in zip(chunk, store.graph.keys_exist([owner_key(i) for i in chunk]), strict=True) if exists
         )
     return found
 
@@ -89,7 +89,7 @@ class _StatusCache:
     def missing(self, ids: Sequence[int]) -> list[int]:
         unknown = [status_id for status_id in dict.fromkeys(ids) if status_id not in self._known]
         for chunk in _chunks(unknown):
-            self._known.update(zip(chunk, store.statuses_exist(chunk), strict=True))
+            self._known.update(zip(chunk, store.statuses.statuses_exist(chunk), strict=True))
         return [status_id for status_id in ids if not self._known[status_id]]
 
 
@@ -102,7 +102,7 @@ def audit(*, fix: bool = False, on_progress: Callable[[str], object] | None = No
 
     uids = _existing(keys.USER_ID_COUNTER, keys.user)
     progress("users")
-    list_ids = list(range(1, store.last_id(keys.LIST_ID_COUNTER) + 1))
+    list_ids = list(range(1, store.users.last_id(keys.LIST_ID_COUNTER) + 1))
     live_lists = _existing(keys.LIST_ID_COUNTER, keys.user_list)
     findings = [
         _deleted_list_leftovers(list_ids, set(live_lists), fix),
@@ -127,16 +127,18 @@ def _deleted_list_leftovers(list_ids: list[int], live: set[int], fix: bool) -> F
     dead = [list_id for list_id in list_ids if list_id not in live]
     finding.checked = len(dead)
     for chunk in _chunks(dead):
-        members_exist = store.keys_exist([keys.list_members(list_id) for list_id in chunk])
-        timelines_exist = store.keys_exist([keys.list_timeline(list_id) for list_id in chunk])
+        members_exist = store.graph.keys_exist([keys.list_members(list_id) for list_id in chunk])
+        timelines_exist = store.graph.keys_exist([keys.list_timeline(list_id) for list_id in chunk])
         for list_id, has_members, has_timeline in zip(chunk, members_exist, timelines_exist, strict=True):
             if not (has_members or has_timeline):
                 continue
             finding.problem(f"list {list_id} is deleted but its members or timeline remain")
             if fix:
-                members = [uid for uid, _ in store.set_entries(keys.list_members(list_id))]
-                store.graph_remove_many([(keys.listed_in(uid), keys.user(uid)) for uid in members], list_id, "listed")
-                store.delete_keys(keys.list_members(list_id), keys.list_timeline(list_id))
+                members = [uid for uid, _ in store.graph.set_entries(keys.list_members(list_id))]
+                store.graph.graph_remove_many(
+                    [(keys.listed_in(uid), keys.user(uid)) for uid in members], list_id, "listed"
+                )
+                store.graph.delete_keys(keys.list_members(list_id), keys.list_timeline(list_id))
                 finding.fixed += 1
     return finding
 
@@ -146,25 +148,25 @@ def _list_ownership(uids: list[int], live_lists: list[int], fix: bool) -> Findin
     finding = Finding("list ownership")
     owners: dict[int, int] = {}
     for chunk in _chunks(live_lists):
-        for list_id, fields in zip(chunk, store.get_lists(chunk), strict=True):
+        for list_id, fields in zip(chunk, store.lists.get_lists(chunk), strict=True):
             if fields:
                 owners[list_id] = int(fields["uid"])
-    indexed: dict[int, dict[int, float]] = {uid: dict(store.set_entries(keys.lists_of(uid))) for uid in uids}
+    indexed: dict[int, dict[int, float]] = {uid: dict(store.graph.set_entries(keys.lists_of(uid))) for uid in uids}
     for uid, entries in indexed.items():
         for list_id in entries:
             finding.checked += 1
             if owners.get(list_id) != uid:
                 finding.problem(f"{keys.lists_of(uid)} holds list {list_id}, which it does not own")
                 if fix:
-                    store.graph_remove(keys.lists_of(uid), keys.user(uid), list_id, "lists")
+                    store.graph.graph_remove(keys.lists_of(uid), keys.user(uid), list_id, "lists")
                     finding.fixed += 1
     for list_id, owner in owners.items():
         finding.checked += 1
         if list_id not in indexed.get(owner, {}):
             finding.problem(f"list {list_id} is missing from {keys.lists_of(owner)}")
             if fix:
-                created = float(store.get_list(list_id).get("created") or 0)
-                store.graph_add(keys.lists_of(owner), keys.user(owner), list_id, created, "lists")
+                created = float(store.lists.get_list(list_id).get("created") or 0)
+                store.graph.graph_add(keys.lists_of(owner), keys.user(owner), list_id, created, "lists")
                 finding.fixed += 1
     return finding
 
@@ -173,7 +175,7 @@ def _follow_symmetry(uids: list[int], fix: bool) -> Finding:
     """Every follow recorded on both sides; following:{uid} is the truth."""
     finding = Finding("follower/following symmetry")
     for uid in uids:
-        following = store.set_entries(keys.following(uid))
+        following = store.graph.set_entries(keys.following(uid))
         for (other, score), mirrored in zip(
             following, _mirrored(keys.followers, [other for other, _ in following], uid), strict=True
         ):
@@ -181,15 +183,15 @@ def _follow_symmetry(uids: list[int], fix: bool) -> Finding:
             if not mirrored:
                 finding.problem(f"{uid} follows {other} but is missing from {keys.followers(other)}")
                 if fix:
-                    store.graph_add(keys.followers(other), keys.user(other), uid, score, "followers")
+                    store.graph.graph_add(keys.followers(other), keys.user(other), uid, score, "followers")
                     finding.fixed += 1
-        followers = [other for other, _ in store.set_entries(keys.followers(uid))]
+        followers = [other for other, _ in store.graph.set_entries(keys.followers(uid))]
         for other, mirrored in zip(followers, _mirrored(keys.following, followers, uid), strict=True):
             finding.checked += 1
             if not mirrored:
                 finding.problem(f"{keys.followers(uid)} holds {other}, who does not follow {uid}")
                 if fix:
-                    store.graph_remove(keys.followers(uid), keys.user(uid), other, "followers")
+                    store.graph.graph_remove(keys.followers(uid), keys.user(uid), other, "followers")
                     finding.fixed += 1
     return finding
 
@@ -198,7 +200,7 @@ def _mirrored(key: Callable[[int], str], others: list[int], uid: int) -> list[bo
     """For each of ``others``, whether ``uid`` is in ``key(other)``. One round trip per chunk."""
     found: list[bool] = []
     for chunk in _chunks(others):
-        found.extend(store.member_in_each([key(other) for other in chunk], uid))
+        found.extend(store.graph.member_in_each([key(other) for other in chunk], uid))
     return found
 
 
@@ -206,7 +208,7 @@ def _list_symmetry(uids: list[int], live_lists: list[int], fix: bool) -> Finding
     """Every list membership recorded on both sides; list:in:{id} is the truth."""
     finding = Finding("list member symmetry")
     for list_id in live_lists:
-        members = store.set_entries(keys.list_members(list_id))
+        members = store.graph.set_entries(keys.list_members(list_id))
         for (member, score), mirrored in zip(
             members, _mirrored(keys.listed_in, [member for member, _ in members], list_id), strict=True
         ):
@@ -214,16 +216,16 @@ def _list_symmetry(uids: list[int], live_lists: list[int], fix: bool) -> Finding
             if not mirrored:
                 finding.problem(f"list {list_id} holds {member}, whose list:out is missing it")
                 if fix:
-                    store.graph_add(keys.listed_in(member), keys.user(member), list_id, score, "listed")
+                    store.graph.graph_add(keys.listed_in(member), keys.user(member), list_id, score, "listed")
                     finding.fixed += 1
     for uid in uids:
-        listed = [list_id for list_id, _ in store.set_entries(keys.listed_in(uid))]
+        listed = [list_id for list_id, _ in store.graph.set_entries(keys.listed_in(uid))]
         for list_id, mirrored in zip(listed, _mirrored(keys.list_members, listed, uid), strict=True):
             finding.checked += 1
             if not mirrored:
                 finding.problem(f"{keys.listed_in(uid)} holds list {list_id}, which does not have {uid}")
                 if fix:
-                    store.graph_remove(keys.listed_in(uid), keys.user(uid), list_id, "listed")
+                    store.graph.graph_remove(keys.listed_in(uid), keys.user(uid), list_id, "listed")
                     finding.fixed += 1
     return finding
 
@@ -237,12 +239,12 @@ def _timeline_sizes(uids: list[int], live_lists: list[int], fix: bool) -> Findin
     finding = Finding("timeline sizes")
     timelines = _timelines(uids, live_lists)
     for chunk in _chunks(timelines):
-        for key, size in zip(chunk, store.set_sizes(chunk), strict=True):
+        for key, size in zip(chunk, store.graph.set_sizes(chunk), strict=True):
             finding.checked += 1
-            if size > keys.HOME_TIMELINE_SIZE:
+            if size > limits.HOME_TIMELINE_SIZE:
                 finding.problem(f"{key} holds {size} statuses")
                 if fix:
-                    store.trim_timeline(key, keys.HOME_TIMELINE_SIZE)
+                    store.timelines.trim_timeline(key, limits.HOME_TIMELINE_SIZE)
                     finding.fixed += 1
     return finding
 
@@ -252,13 +254,13 @@ def _zombies(uids: list[int], live_lists: list[int], statuses: _StatusCache, fix
     finding = Finding("zombie ids")
     timelines = _timelines(uids, live_lists) + [keys.profile_timeline(uid) for uid in uids]
     for key in timelines:
-        ids = store.timeline_ids(key)
+        ids = store.timelines.timeline_ids(key)
         finding.checked += len(ids)
         zombies = statuses.missing(ids)
         for status_id in zombies:
             finding.problem(f"{key} holds deleted status {status_id}")
         if fix and zombies:
-            store.remove_from_timeline(key, zombies)
+            store.timelines.remove_from_timeline(key, zombies)
             finding.fixed += len(zombies)
     return finding
 
@@ -267,21 +269,21 @@ def _counters(uids: list[int], live_lists: list[int], fix: bool) -> Finding:
     """Every counter equal to the size of the set it counts."""
     finding = Finding("counters")
     for chunk in _chunks(uids):
-        for uid, fields in zip(chunk, store.get_users(chunk), strict=True):
+        for uid, fields in zip(chunk, store.users.get_users(chunk), strict=True):
             if not fields:
                 continue
             names = list(USER_COUNTERS)
-            sizes = store.set_sizes([USER_COUNTERS[name](uid) for name in names])
+            sizes = store.graph.set_sizes([USER_COUNTERS[name](uid) for name in names])
             for name, size in zip(names, sizes, strict=True):
                 finding.checked += 1
                 if int(fields.get(name, 0)) != size:
                     finding.problem(f"{keys.user(uid)} {name} is {fields.get(name, 0)}, the set holds {size}")
                     if fix:
-                        store.recount(USER_COUNTERS[name](uid), keys.user(uid), name)
+                        store.graph.recount(USER_COUNTERS[name](uid), keys.user(uid), name)
                         finding.fixed += 1
     for chunk in _chunks(live_lists):
-        sizes = store.set_sizes([keys.list_members(list_id) for list_id in chunk])
-        for list_id, fields, size in zip(chunk, store.get_lists(chunk), sizes, strict=True):
+        sizes = store.graph.set_sizes([keys.list_members(list_id) for list_id in chunk])
+        for list_id, fields, size in zip(chunk, store.lists.get_lists(chunk), sizes, strict=True):
             if not fields:
                 continue
             finding.checked += 1
@@ -289,6 +291,6 @@ def _counters(uids: list[int], live_lists: list[int], fix: bool) -> Finding:
                 counted = fields.get("members", 0)
                 finding.problem(f"{keys.user_list(list_id)} members is {counted}, the set holds {size}")
                 if fix:
-                    store.recount(keys.list_members(list_id), keys.user_list(list_id), "members")
+                    store.graph.recount(keys.list_members(list_id), keys.user_list(list_id), "members")
                     finding.fixed += 1
     return finding

@@ -3,23 +3,23 @@ so tests and views can refer to them."""
 
 from __future__ import annotations
 
-from timelines import keys
+from timelines import limits
 
 LOGIN_TAKEN = "That username is taken."
-INVALID_LOGIN = f"Usernames are 1 to {keys.MAX_LOGIN_LENGTH} characters: letters, digits and underscores."
-INVALID_NAME = f"Display names are 1 to {keys.MAX_NAME_LENGTH} characters."
+INVALID_LOGIN = f"Usernames are 1 to {limits.MAX_LOGIN_LENGTH} characters: letters, digits and underscores."
+INVALID_NAME = f"Display names are 1 to {limits.MAX_NAME_LENGTH} characters."
 UNKNOWN_USER = "No such user."
 STATUS_NOT_FOUND = "No such post."
 EMPTY_MESSAGE = "Write something before posting."
-MESSAGE_TOO_LONG = f"Posts are at most {keys.MAX_MESSAGE_LENGTH} characters."
+MESSAGE_TOO_LONG = f"Posts are at most {limits.MAX_MESSAGE_LENGTH} characters."
 INVALID_STATUS_DATA = "That post carries data that cannot be stored."
 CANNOT_FOLLOW_SELF = "You cannot follow yourself."
 NOT_OWNER = "Only the author can delete a post."
 UNKNOWN_LIST = "No such list."
 NOT_LIST_OWNER = "Only the owner of a list can change it."
-INVALID_LIST_NAME = f"List names are 1 to {keys.MAX_LIST_NAME_LENGTH} characters."
-TOO_MANY_LISTS = f"You can have at most {keys.MAX_LISTS_PER_USER} lists; delete one first."
-LIST_FULL = f"A list can hold at most {keys.MAX_LIST_MEMBERS} people."
+INVALID_LIST_NAME = f"List names are 1 to {limits.MAX_LIST_NAME_LENGTH} characters."
+TOO_MANY_LISTS = f"You can have at most {limits.MAX_LISTS_PER_USER} lists; delete one first."
+LIST_FULL = f"A list can hold at most {limits.MAX_LIST_MEMBERS} people."
 
 
 class TimelineError(Exception):

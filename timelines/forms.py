@@ -2,15 +2,27 @@ from __future__ import annotations
 
 from django import forms
 
-from timelines import keys
+from timelines import limits
 
 
 class PostForm(forms.Form):
     message = forms.CharField(
         label="What's happening?",
-        max_length=keys.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
+        max_length=limits.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
         strip=False,
         widget=forms.Textarea(
-            attrs={"rows": 3, "maxlength": keys.MAX_MESSAGE_LENGTH, "placeholder": "What's happening?"}
+            attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH, "placeholder": "What's happening?"}
         ),
     )
+
+
+class ListNameForm(forms.Form):
+    name = forms.CharField(
+        label="List name",
+        max_length=limits.MAX_LIST_NAME_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
+        widget=forms.TextInput(attrs={"maxlength": limits.MAX_LIST_NAME_LENGTH}),
+    )
+
+
+class MemberForm(forms.Form):
+    login = forms.CharField(label="Username", max_length=limits.MAX_LOGIN_LENGTH * 4)

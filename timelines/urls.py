@@ -1,19 +1,28 @@
-from django.urls import include, path, re_path
+from django.urls import path, re_path
 
-from timelines import views
+from timelines import limits
+from timelines.views import follows, home, lists, profiles, statuses
 
 app_name = "timelines"
 
-LOGIN = r"@(?P<login>[A-Za-z0-9_]{1,20})"
+LOGIN = rf"@(?P<login>[A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}})"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("compose", views.compose, name="compose"),
-    path("statuses/<int:status_id>/delete", views.delete, name="delete"),
-    re_path(rf"^{LOGIN}$", views.profile, name="profile"),
-    re_path(rf"^{LOGIN}/followers$", views.followers, name="followers"),
-    re_path(rf"^{LOGIN}/following$", views.following, name="following"),
-    re_path(rf"^{LOGIN}/follow$", views.follow, name="follow"),
-    re_path(rf"^{LOGIN}/unfollow$", views.unfollow, name="unfollow"),
-    path("", include("timelines.list_urls")),
+    path("", home.home, name="home"),
+    path("compose", home.compose, name="compose"),
+    path("statuses/<int:status_id>/delete", statuses.delete, name="delete"),
+    re_path(rf"^{LOGIN}$", profiles.profile, name="profile"),
+    re_path(rf"^{LOGIN}/followers$", profiles.followers, name="followers"),
+    re_path(rf"^{LOGIN}/following$", profiles.following, name="following"),
+    re_path(rf"^{LOGIN}/follow$", follows.follow, name="follow"),
+    re_path(rf"^{LOGIN}/unfollow$", follows.unfollow, name="unfollow"),
+    re_path(rf"^{LOGIN}/lists$", lists.user_lists, name="user_lists"),
+    re_path(rf"^{LOGIN}/lists/pick$", lists.pick, name="list_pick"),
+    path("lists/create", lists.create, name="list_create"),
+    path("lists/<int:list_id>", lists.detail, name="list_detail"),
+    path("lists/<int:list_id>/members", lists.members, name="list_members"),
+    path("lists/<int:list_id>/members/add", lists.add_member, name="list_add_member"),
+    path("lists/<int:list_id>/members/remove", lists.remove_member, name="list_remove_member"),
+    path("lists/<int:list_id>/edit", lists.edit, name="list_edit"),
+    path("lists/<int:list_id>/delete", lists.delete, name="list_delete"),
 ]

@@ -14,7 +14,7 @@ import time
 
 from bench.graph import bulk_follow, bulk_users
 from bench.harness import Context, Row, drain_jobs
-from timelines import keys, services
+from timelines import keys, limits, services
 
 MESSAGE = "e" * 140
 
@@ -23,7 +23,7 @@ def _raw_clean(ctx: Context, uid: int, status_id: int) -> int:
     client = ctx.redis
     cleaned, start = 0, 0
     while True:
-        batch = client.zrange(keys.followers(uid), start, start + keys.POSTS_PER_PASS - 1)
+        batch = client.zrange(keys.followers(uid), start, start + limits.POSTS_PER_PASS - 1)
         if not batch:
             return cleaned
         with client.pipeline(transaction=False) as pipe:
@@ -66,14 +66,14 @@ def _raw_refill(ctx: Context, uid: int) -> None:
     followees = client.zrange(keys.following(uid), 0, -1)
     with client.pipeline(transaction=False) as pipe:
         for followee in followees:
-            pipe.zrevrange(keys.profile_timeline(int(followee)), 0, keys.HOME_TIMELINE_SIZE - 1, withscores=True)
+            pipe.zrevrange(keys.profile_timeline(int(followee)), 0, limits.HOME_TIMELINE_SIZE - 1, withscores=True)
         profiles = pipe.execute()
     newest = heapq.nlargest(
-        keys.HOME_TIMELINE_SIZE, (entry for profile in profiles for entry in profile), key=lambda entry: entry[1]
+        limits.HOME_TIMELINE_SIZE, (entry for profile in profiles for entry in profile), key=lambda entry: entry[1]
     )
     with client.pipeline(transaction=True) as pipe:
         pipe.zadd(home, dict(newest))
-        pipe.zremrangebyrank(home, 0, -keys.HOME_TIMELINE_SIZE - 1)
+        pipe.zremrangebyrank(home, 0, -limits.HOME_TIMELINE_SIZE - 1)
         pipe.execute()
 
 
@@ -92,14 +92,14 @@ def _refill_rows(ctx: Context) -> list[Row]:
     drain_jobs()
     client = ctx.redis
     product_reader, raw_reader = readers
-    assert client.zcard(keys.home_timeline(product_reader)) == keys.HOME_TIMELINE_SIZE
+    assert client.zcard(keys.home_timeline(product_reader)) == limits.HOME_TIMELINE_SIZE
 
     start = time.perf_counter()
     services.unfollow_user(uid=product_reader, other_uid=loud)
     returned = time.perf_counter() - start
     drain_jobs()
     product = time.perf_counter() - start
-    assert client.zcard(keys.home_timeline(product_reader)) == keys.HOME_TIMELINE_SIZE
+    assert client.zcard(keys.home_timeline(product_reader)) == limits.HOME_TIMELINE_SIZE
 
     services.unfollow_user(uid=raw_reader, other_uid=loud)
     client.delete("rq:queue:default")

@@ -13,7 +13,7 @@ from bench import raw as raw_redis
 from bench.graph import bulk_follow, bulk_users
 from bench.harness import Context, RoundTrips, Row, compare_rates
 from socialsite import redis_client
-from timelines import keys, selectors, services
+from timelines import limits, selectors, services
 
 PAGE = 30
 
@@ -52,7 +52,7 @@ def run(ctx: Context, trips: RoundTrips) -> list[Row]:
     authors = bulk_users(ctx, 50, prefix="author")
     bulk_follow(ctx, [(reader, author) for author in authors])
     message = "x" * 140
-    for i in range(keys.HOME_TIMELINE_SIZE + 50):
+    for i in range(limits.HOME_TIMELINE_SIZE + 50):
         services.post_status(uid=authors[i % len(authors)], message=message)
     assert len(_product_read(reader)) == PAGE
 

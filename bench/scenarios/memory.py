@@ -11,7 +11,7 @@ from __future__ import annotations
 from bench.graph import bulk_users
 from bench.harness import Context, Row, rate
 from socialsite import embedded_redis
-from timelines import keys, services
+from timelines import keys, limits, services
 
 MESSAGE = "m" * 140
 REDIS_DEFAULTS = {
@@ -54,7 +54,7 @@ def _measure(ctx: Context, label: str) -> dict[str, float]:
         with client.pipeline(transaction=False) as pipe:
             for uid in homes:
                 pipe.zadd(keys.home_timeline(uid), {str(int(score[0]) + 10**10): score[0]})
-                pipe.zremrangebyrank(keys.home_timeline(uid), 0, -keys.HOME_TIMELINE_SIZE - 1)
+                pipe.zremrangebyrank(keys.home_timeline(uid), 0, -limits.HOME_TIMELINE_SIZE - 1)
             pipe.execute()
 
     seconds = ctx.scale(0.3, 2.0)
@@ -73,7 +73,7 @@ def _measure(ctx: Context, label: str) -> dict[str, float]:
 
 def run(ctx: Context) -> list[Row]:
     chosen = dict(embedded_redis.ENCODING_SETTINGS)
-    compact_homes = {**chosen, "zset-max-ziplist-entries": str(keys.HOME_TIMELINE_SIZE + 24)}
+    compact_homes = {**chosen, "zset-max-ziplist-entries": str(limits.HOME_TIMELINE_SIZE + 24)}
     _apply(ctx, REDIS_DEFAULTS)
     default = _measure(ctx, "d")
     _apply(ctx, compact_homes)

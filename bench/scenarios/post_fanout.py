@@ -21,7 +21,7 @@ from pathlib import Path
 from bench import raw as raw_redis
 from bench.graph import bulk_follow, bulk_users
 from bench.harness import Context, Row, drain_jobs, summary, timed
-from timelines import jobs, keys, services, store
+from timelines import keys, limits, queue, services, store
 
 MESSAGE = "m" * 140
 LUA_BATCH = """
@@ -36,7 +36,7 @@ return #KEYS
 
 def _clear_jobs(ctx: Context) -> None:
     """Drop the queued continuation jobs (their hashes stay, unused), so no later measurement runs them."""
-    ctx.redis.delete(jobs.get_queue().key, raw_redis.RAW_JOBS)
+    ctx.redis.delete(queue.get_queue().key, raw_redis.RAW_JOBS)
 
 
 def _raw_fanout(ctx: Context, uid: int, status_id: int, posted: float) -> int:
@@ -48,7 +48,7 @@ def _raw_fanout(ctx: Context, uid: int, status_id: int, posted: float) -> int:
             cursor,
             "+inf",
             start=0 if cursor == "-inf" else 1,
-            num=keys.POSTS_PER_PASS,
+            num=limits.POSTS_PER_PASS,
             withscores=True,
         )
         if not batch:
@@ -57,7 +57,7 @@ def _raw_fanout(ctx: Context, uid: int, status_id: int, posted: float) -> int:
             for follower, _ in batch:
                 home = keys.home_timeline(int(follower))
                 pipe.zadd(home, {status_id: posted})
-                pipe.zremrangebyrank(home, 0, -keys.HOME_TIMELINE_SIZE - 1)
+                pipe.zremrangebyrank(home, 0, -limits.HOME_TIMELINE_SIZE - 1)
             pipe.execute()
         reached += len(batch)
         cursor = repr(batch[-1][1])
@@ -68,12 +68,12 @@ def _lua_fanout(ctx: Context, uid: int, status_id: int, posted: float) -> int:
     script = client.register_script(LUA_BATCH)
     reached, cursor = 0, None
     while True:
-        batch = store.followers_after(uid, cursor, keys.POSTS_PER_PASS)
+        batch = store.graph.followers_after(uid, cursor, limits.POSTS_PER_PASS)
         if not batch:
             return reached
         script(
             keys=[keys.home_timeline(int(member)) for member, _ in batch],
-            args=[repr(posted), status_id, keys.HOME_TIMELINE_SIZE],
+            args=[repr(posted), status_id, limits.HOME_TIMELINE_SIZE],
         )
         reached += len(batch)
         cursor = (batch[-1][1], batch[-1][0])

@@ -60,7 +60,7 @@ async def _raw(redis_url: str, clients: int, author: int, posts: int) -> tuple[l
     async def listen(index: int, pubsub) -> None:  # type: ignore[no-untyped-def]
         async for message in pubsub.listen():
             if message["type"] == "message":
-                arrivals.append(time.time() - float(json.loads(message["data"])["posted"]))
+                arrivals.append(time.time() - float(json.loads(message["data"])["status"]["posted"]))
                 counts[index] += 1
 
     tasks = []

@@ -59,7 +59,7 @@ def test_the_wrong_method_is_405_with_allow(server):
     assert (status, headers["Allow"], body["error"]) == (405, "POST", "method_not_allowed")
 
 
-@pytest.mark.parametrize("percent", ["0", "101", "ten", "5.5", "-3", "1e2"])
+@pytest.mark.parametrize("percent", ["0", "101", "ten", "5.5", "-3", "1e2", "%C2%B2", "9" * 5000])
 def test_a_bad_sample_percent_is_400(server, percent):
     status, _, body = server.request("GET", f"/statuses/sample.json?identifier=tests&percent={percent}")
     assert status == 400

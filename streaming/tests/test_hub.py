@@ -12,6 +12,7 @@ from socialsite.redis_client import get_redis
 from streaming import matching
 from streaming.hub import FALLING_BEHIND, Disconnect, Hub
 from timelines import keys, services
+from timelines.tests import policies
 
 
 async def post(uid: int, message: str, **extra: str) -> int:
@@ -166,16 +167,22 @@ def test_the_hub_survives_a_redis_restart(settings, tmp_path):
         redis_client.reset()
 
 
-def test_a_post_that_is_not_public_reaches_only_subscriptions_that_are_not_public(people):
-    alice, _ = people
+def test_a_post_the_policy_keeps_from_the_public_reaches_only_subscriptions_that_are_not_public(
+    people, settings, monkeypatch
+):
+    """The hub asks the per-recipient policy once per event for the public; a subscription made with
+    public=False (a live home, which asks for its own viewer) still gets the event."""
+    alice, bob = people
+    settings.TIMELINES_POLICY = policies.PATH
+    monkeypatch.setenv(policies.ENV, policies.refusal(None, alice))
 
     async def scenario():
         hub = Hub()
         public = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
-        private = hub.subscribe(index_keys={matching.author_key(alice)}, matches=lambda e: True, public=False)
+        private = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True, public=False)
         await asyncio.wait_for(hub.connected.wait(), 5)
-        hidden = await post(alice, "followers only", protected="true")
-        shown = await post(alice, "everyone")
+        hidden = await post(alice, "followers only")
+        shown = await post(bob, "everyone")
         assert (await next_item(private))["id"] == hidden
         assert (await next_item(private))["id"] == shown
         assert (await next_item(public))["id"] == shown

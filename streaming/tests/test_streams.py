@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Awaitable, Callable
 
 import pytest
 
+from socialsite import testing
+from socialsite.redis_client import get_redis
 from streaming import filters
 from streaming.client import StreamResponse, open_stream
 from streaming.loadclient import Listener, close_all, wait_until
-from timelines import services
+from streaming.tests.conftest import SERVER_ENV
+from timelines import keys, services
+from timelines.tests import policies
 
 
 async def post(uid: int, message: str, **extra: str) -> int:
@@ -79,7 +84,18 @@ def test_a_stream_is_chunked_json_one_object_per_crlf_line(server, people):
         assert response.headers["transfer-encoding"] == "chunked"
         try:
             status_id = await post(alice, "hello", location="51.5,-0.12")
-            status = json.loads(await next_line(response))
+            line = await next_line(response)
+            status = json.loads(line)
+            # The bytes the stream sent before events were typed: the status as stored, compact, in its stored
+            # field order, non-ASCII kept.
+            posted = get_redis().hget(keys.status(status_id), "posted")
+            assert (
+                line
+                == (
+                    f'{{"location":"51.5,-0.12","message":"hello","posted":{posted},"id":{status_id},'
+                    f'"uid":{alice},"login":"alice","name":"Alice"}}'
+                ).encode()
+            )
             assert status == {
                 "id": status_id,
                 "uid": alice,
@@ -280,16 +296,21 @@ def test_a_deletion_reaches_only_the_clients_that_were_sent_the_post(server, peo
     run(scenario)
 
 
-def test_posts_of_accounts_that_are_not_public_never_reach_a_public_stream(server, people):
-    alice, _, _ = people
+def test_posts_the_policy_keeps_from_the_public_never_reach_a_public_stream(people):
+    """A server whose policy refuses alice's posts to the public: neither they nor their deletion reach the
+    firehose, while bob's do."""
+    alice, bob, _ = people
+    env = {**os.environ, **SERVER_ENV, "SOCIALSITE_POLICY": policies.PATH, policies.ENV: policies.refusal(None, alice)}
 
-    async def scenario():
-        listener = await listen(server, "sample", percent="100")
-        hidden = await post(alice, "only for my followers", protected="true")
+    async def scenario(url: str):
+        listener = await Listener.open("sample", identifier="tests", params={"percent": "100"}, url=url)
+        _opened.append(listener)
+        hidden = await post(alice, "only for my followers")
         await delete(alice, hidden)
-        shown = await post(alice, "for everyone")
+        shown = await post(bob, "for everyone")
         assert [m["id"] for m in await received(listener, 1)] == [shown]
         await asyncio.sleep(0.2)
         assert len(listener.received) == 1
 
-    run(scenario)
+    with testing.daphne(env, probe="/statuses/hub.json", start_timeout=30) as (url, _):
+        run(lambda: scenario(url))

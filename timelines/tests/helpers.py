@@ -13,7 +13,7 @@ import time
 from django.conf import settings
 
 from socialsite.redis_client import get_redis
-from timelines import keys
+from timelines import keys, queue
 
 
 def home_timeline_of(uid: int) -> list[int]:
@@ -104,3 +104,15 @@ def wait_until(predicate, timeout: float, interval: float = 0.1) -> bool:
             return True
         time.sleep(interval)
     return predicate()
+
+
+def job_status(job_id: str) -> str | None:
+    """The RQ status of the job ``timelines.queue`` stored under ``job_id`` (None when there is none)."""
+    job = queue.get_job(job_id)
+    return None if job is None else job.get_status(refresh=True)
+
+
+def retries_left(job_id: str) -> int | None:
+    """How many retries the job under ``job_id`` has left (None when there is none)."""
+    job = queue.get_job(job_id)
+    return None if job is None else job.retries_left

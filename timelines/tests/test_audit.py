@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from socialsite.redis_client import get_redis
-from timelines import audit, keys, selectors, services, store
+from timelines import audit, keys, limits, selectors, services, store
 
 
 @pytest.fixture
@@ -97,12 +97,12 @@ def _index_of_a_list_never_written(n: dict) -> None:
 
 def _interrupted_list_delete(n: dict) -> None:
     # delete_user_list's first two steps only: bob's list:out still names the deleted list.
-    store.delete_list_if_owner(n["list"], n["alice"])
-    store.graph_remove(keys.lists_of(n["alice"]), keys.user(n["alice"]), n["list"], "lists")
+    store.lists.delete_list_if_owner(n["list"], n["alice"])
+    store.graph.graph_remove(keys.lists_of(n["alice"]), keys.user(n["alice"]), n["list"], "lists")
 
 
 def _overfull_home(n: dict) -> None:
-    ids = [services.post_status(uid=n["alice"], message=f"{i}") for i in range(keys.HOME_TIMELINE_SIZE)]
+    ids = [services.post_status(uid=n["alice"], message=f"{i}") for i in range(limits.HOME_TIMELINE_SIZE)]
     get_redis().zadd(keys.home_timeline(n["bob"]), {str(n["statuses"][n["bob"]]): 0.5, **{str(i): i for i in ids}})
 
 
@@ -116,7 +116,7 @@ def _zombie_in_list(n: dict) -> None:
 
 def _zombie_in_profile(n: dict) -> None:
     # delete_status stopped after deleting the hash: the id stays in the profile and home.
-    store.delete_status_if_owner(n["statuses"][n["bob"]], n["bob"])
+    store.statuses.delete_status_if_owner(n["statuses"][n["bob"]], n["bob"])
 
 
 DAMAGE: dict[str, tuple[Callable[[dict], None], str]] = {

@@ -6,14 +6,17 @@ from __future__ import annotations
 import time
 
 import pytest
+from rq.job import JobStatus
 from rq.registry import StartedJobRegistry
 
 from socialsite.redis_client import get_job_redis, get_redis
-from timelines import jobs, keys, services
+from timelines import keys, limits, queue, services
 from timelines.tests.helpers import (
     home_timeline_of,
     homes_holding,
+    job_status,
     kill_worker,
+    retries_left,
     run_worker_burst,
     start_worker,
     stop,
@@ -23,6 +26,8 @@ from timelines.tests.helpers import (
 pytestmark = pytest.mark.slow
 
 FOLLOWERS = 2_500
+
+POSTS = limits.POSTS_PER_PASS
 
 
 @pytest.fixture
@@ -35,21 +40,21 @@ def test_fan_out_reaches_the_first_thousand_at_once_and_everyone_after_the_worke
     status_id = services.post_status(uid=star, message="to all my fans")
 
     # Followers are reached in the order they followed: the first POSTS_PER_PASS before post_status returns.
-    assert homes_holding(fans[: keys.POSTS_PER_PASS], status_id) == keys.POSTS_PER_PASS
-    assert homes_holding(fans[keys.POSTS_PER_PASS :], status_id) == 0
-    assert jobs.get_queue().count == 1
+    assert homes_holding(fans[: limits.POSTS_PER_PASS], status_id) == limits.POSTS_PER_PASS
+    assert homes_holding(fans[limits.POSTS_PER_PASS :], status_id) == 0
+    assert queue.get_queue().count == 1
 
     run_worker_burst()
 
     assert homes_holding(fans, status_id) == FOLLOWERS
-    assert jobs.get_queue().count == 0
+    assert queue.get_queue().count == 0
 
 
 def test_home_timelines_never_exceed_their_size(alice, bob):
     services.follow_user(uid=bob, other_uid=alice)
-    posted = [services.post_status(uid=alice, message=f"{i}") for i in range(keys.HOME_TIMELINE_SIZE + 15)]
+    posted = [services.post_status(uid=alice, message=f"{i}") for i in range(limits.HOME_TIMELINE_SIZE + 15)]
     for uid in (alice, bob):
-        assert home_timeline_of(uid) == list(reversed(posted))[: keys.HOME_TIMELINE_SIZE]
+        assert home_timeline_of(uid) == list(reversed(posted))[: limits.HOME_TIMELINE_SIZE]
 
 
 def test_running_a_fan_out_batch_twice_changes_nothing(star_with_fans):
@@ -59,9 +64,9 @@ def test_running_a_fan_out_batch_twice_changes_nothing(star_with_fans):
     before = {fan: home_timeline_of(fan) for fan in fans[::250]}
     posted = float(get_redis().hget(keys.status(status_id), "posted"))
     reached = services.syndicate_status(uid=star, status_id=status_id, posted=posted)
-    assert reached == keys.POSTS_PER_PASS
+    assert reached == limits.POSTS_PER_PASS
     # The follow-up batch already ran under the same job id: no second chain is queued.
-    assert jobs.get_queue().count == 0
+    assert queue.get_queue().count == 0
     assert {fan: home_timeline_of(fan) for fan in fans[::250]} == before
 
 
@@ -70,7 +75,7 @@ def test_a_fan_out_job_for_a_deleted_status_stops(star_with_fans):
     status_id = services.post_status(uid=star, message="oops")
     services.delete_status(uid=star, status_id=status_id)
     run_worker_burst()
-    assert homes_holding(fans[keys.POSTS_PER_PASS :], status_id) == 0
+    assert homes_holding(fans[limits.POSTS_PER_PASS :], status_id) == 0
 
 
 def test_a_failing_fan_out_job_is_retried_and_loses_no_follower(star_with_fans, redis_db):
@@ -81,12 +86,8 @@ def test_a_failing_fan_out_job_is_retried_and_loses_no_follower(star_with_fans, 
     status_id = services.post_status(uid=star, message="through thick and thin")
     worker = start_worker()
     try:
-        job_id = f"syndicate-{status_id}-after-{fans[keys.POSTS_PER_PASS - 1]}"
-        job_hash = f"rq:job:{job_id}"
-        assert wait_until(
-            lambda: int(get_job_redis().hget(job_hash, "retries_left") or jobs.MAX_RETRIES) < jobs.MAX_RETRIES,
-            timeout=30,
-        ), "the failing batch was never retried"
+        job_id = queue.delivery_job_id(audience="followers", status_id=status_id, after=str(fans[POSTS - 1]))
+        assert wait_until(lambda: retries_left(job_id) < queue.MAX_RETRIES, timeout=30), "never retried"
         redis_db.delete(keys.home_timeline(victim))  # the damage is repaired; the next retry succeeds
         assert wait_until(lambda: homes_holding(fans, status_id) == FOLLOWERS, timeout=60)
     finally:
@@ -97,12 +98,12 @@ def test_a_failing_fan_out_job_is_retried_and_loses_no_follower(star_with_fans, 
 def test_a_fan_out_job_whose_worker_is_killed_is_requeued_and_finishes(star_with_fans, redis_db):
     star, fans = star_with_fans
     status_id = services.post_status(uid=star, message="survive a crash")
-    job_hash = f"rq:job:syndicate-{status_id}-after-{fans[keys.POSTS_PER_PASS - 1]}"
-    registry = StartedJobRegistry(jobs.QUEUE_NAME, connection=get_job_redis())
+    job_id = queue.delivery_job_id(audience="followers", status_id=status_id, after=str(fans[POSTS - 1]))
+    registry = StartedJobRegistry(queue.QUEUE_NAME, connection=get_job_redis())
 
     doomed = start_worker()
     try:
-        assert wait_until(lambda: get_job_redis().hget(job_hash, "status") == b"started", timeout=30, interval=0.0005)
+        assert wait_until(lambda: job_status(job_id) == JobStatus.STARTED, timeout=30, interval=0.0005)
         # Freeze every client for a moment so the job cannot finish, then kill its worker and work-horse.
         redis_db.execute_command("CLIENT", "PAUSE", 1000, "ALL")
         kill_worker(doomed)
@@ -117,6 +118,6 @@ def test_a_fan_out_job_whose_worker_is_killed_is_requeued_and_finishes(star_with
         assert wait_until(lambda: homes_holding(fans, status_id) == FOLLOWERS, timeout=90, interval=0.5)
     finally:
         stop(survivor)
-    assert int(get_job_redis().hget(job_hash, "retries_left")) == jobs.MAX_RETRIES - 1
+    assert retries_left(job_id) == queue.MAX_RETRIES - 1
     for fan in fans[::100]:
         assert home_timeline_of(fan).count(status_id) == 1

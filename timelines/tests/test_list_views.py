@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from timelines import exceptions, keys, selectors, services
+from timelines import exceptions, limits, selectors, services
 from timelines.tests.test_views import logged_in, status_ids
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +84,7 @@ def test_bad_list_input_is_a_clear_4xx_and_changes_nothing():
 
     response = ann.post("/lists/create", {"name": "   "})
     assert response.status_code == 400
-    response = ann.post("/lists/create", {"name": "x" * (keys.MAX_LIST_NAME_LENGTH + 1)})
+    response = ann.post("/lists/create", {"name": "x" * (limits.MAX_LIST_NAME_LENGTH + 1)})
     assert response.status_code == 400 and exceptions.INVALID_LIST_NAME.encode() in response.content
     response = ann.post(f"/lists/{list_id}/members/add", {"login": "nobody_here"})
     assert response.status_code == 400 and exceptions.UNKNOWN_USER.encode() in response.content

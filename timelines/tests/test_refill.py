@@ -10,11 +10,11 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from socialsite.redis_client import get_redis
-from timelines import jobs, keys, selectors, services
+from timelines import keys, limits, queue, selectors, services
 from timelines.tests.helpers import home_timeline_of, run_worker_burst
 from timelines.tests.test_lists import list_timeline_of
 
-SIZE = keys.HOME_TIMELINE_SIZE
+SIZE = limits.HOME_TIMELINE_SIZE
 
 
 def newest(ids: list[int], n: int = SIZE) -> list[int]:
@@ -46,7 +46,7 @@ def test_unfollow_returns_at_once_and_the_refill_fills_home_back_in_order(alice,
     left = home_timeline_of(bob)
     assert not set(left) & set(carols)
     assert len(left) < SIZE  # nothing refilled yet: unfollow only queued the refill
-    assert jobs.get_queue().count == 1
+    assert queue.get_queue().count == 1
 
     run_worker_burst()
     assert home_timeline_of(bob) == newest(alices + bobs)
@@ -54,7 +54,7 @@ def test_unfollow_returns_at_once_and_the_refill_fills_home_back_in_order(alice,
 
 
 def test_a_refill_step_reads_a_bounded_number_of_profiles_and_carries_its_cursor(bob, make_user):
-    followees = [make_user() for _ in range(2 * keys.REFILL_USERS_STEP + 30)]
+    followees = [make_user() for _ in range(2 * limits.REFILL_USERS_STEP + 30)]
     posted = []
     for followee in followees:
         services.follow_user(uid=bob, other_uid=followee)
@@ -69,9 +69,9 @@ def test_a_refill_step_reads_a_bounded_number_of_profiles_and_carries_its_cursor
             break
         cursor = step.cursor
     # bob's own profile is read by the first step only.
-    assert [step.sources for step in steps] == [keys.REFILL_USERS_STEP + 1, keys.REFILL_USERS_STEP, 30]
+    assert [step.sources for step in steps] == [limits.REFILL_USERS_STEP + 1, limits.REFILL_USERS_STEP, 30]
     assert home_timeline_of(bob) == newest(posted)
-    assert jobs.get_queue().count == 0  # without a run number the caller drives the steps
+    assert queue.get_queue().count == 0  # without a run number the caller drives the steps
 
     # Idempotent: running a step again changes nothing.
     again = services.refill_timeline(uid=bob, cursor=steps[0].cursor, full=True)

@@ -52,7 +52,7 @@ def test_deleted_statuses_are_skipped_and_the_page_refilled(alice, bob, redis_db
     # Delete the three newest the way a zombie looks to a follower before the clean-up reaches them: the hash
     # is gone, the id remains in home.
     for status_id in posted[-3:]:
-        store.delete_status_if_owner(status_id, alice)
+        store.statuses.delete_status_if_owner(status_id, alice)
     assert redis_db.zscore(keys.home_timeline(bob), posted[-1]) is not None
     page = selectors.get_status_messages(uid=bob, count=5)
     assert ids(page) == [posted[6], posted[5], posted[4], posted[3], posted[2]]

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from socialsite.redis_client import get_redis
-from timelines import exceptions, keys, selectors, services
+from timelines import events, exceptions, keys, limits, selectors, services
 from timelines.tests.helpers import home_timeline_of, next_message
 
 
@@ -42,7 +42,7 @@ def test_logins_are_unique_whatever_their_case(alice):
     assert selectors.get_user_by_login(login="aLiCe").id == alice
 
 
-@pytest.mark.parametrize("login", ["", "has space", "dash-ed", "x" * (keys.MAX_LOGIN_LENGTH + 1), "ünïcode"])
+@pytest.mark.parametrize("login", ["", "has space", "dash-ed", "x" * (limits.MAX_LOGIN_LENGTH + 1), "ünïcode"])
 def test_bad_logins_are_refused(login):
     with pytest.raises(exceptions.InvalidLogin):
         services.create_user(login=login, name="Someone")
@@ -129,8 +129,8 @@ def test_empty_or_overlong_posts_are_refused_and_nothing_is_written(alice, messa
 
 
 def test_a_post_of_exactly_the_limit_is_accepted(alice):
-    status_id = services.post_status(uid=alice, message="é" * keys.MAX_MESSAGE_LENGTH)
-    assert len(selectors.get_status(status_id=status_id)["message"]) == keys.MAX_MESSAGE_LENGTH
+    status_id = services.post_status(uid=alice, message="é" * limits.MAX_MESSAGE_LENGTH)
+    assert len(selectors.get_status(status_id=status_id)["message"]) == limits.MAX_MESSAGE_LENGTH
 
 
 def test_extra_data_such_as_a_location_is_stored_with_the_status(alice):
@@ -156,9 +156,10 @@ def test_posting_publishes_the_status_after_writing_it(alice):
     finally:
         pubsub.close()
     event = json.loads(message["data"])
-    assert event == {**selectors.get_status(status_id=status_id), "posted": event["posted"]}
-    assert event["id"] == status_id and event["message"] == "live!" and event["location"] == "1,2"
-    assert "deleted" not in event
+    assert (event["type"], event["v"]) == (events.STATUS_CREATED, events.VERSION)
+    status = event["status"]
+    assert status == selectors.get_status(status_id=status_id).as_dict()
+    assert status["id"] == status_id and status["message"] == "live!" and status["location"] == "1,2"
 
 
 # --- following ---------------------------------------------------------------------------------------
@@ -200,9 +201,9 @@ def test_follow_copies_the_followees_recent_posts_and_unfollow_removes_them(alic
 
 
 def test_follow_copies_at_most_a_full_home_timeline(alice, bob):
-    ids = [services.post_status(uid=alice, message=f"{i}") for i in range(keys.HOME_TIMELINE_SIZE + 20)]
+    ids = [services.post_status(uid=alice, message=f"{i}") for i in range(limits.HOME_TIMELINE_SIZE + 20)]
     services.follow_user(uid=bob, other_uid=alice)
-    assert home_timeline_of(bob) == list(reversed(ids))[: keys.HOME_TIMELINE_SIZE]
+    assert home_timeline_of(bob) == list(reversed(ids))[: limits.HOME_TIMELINE_SIZE]
 
 
 def test_nobody_can_follow_themselves(alice):
@@ -288,5 +289,35 @@ def test_deleting_publishes_the_status_marked_deleted(alice):
     finally:
         pubsub.close()
     event = json.loads(message["data"])
-    assert event["deleted"] is True
-    assert (event["id"], event["uid"], event["message"]) == (status_id, alice, "short-lived")
+    assert (event["type"], event["v"]) == (events.STATUS_DELETED, events.VERSION)
+    status = event["status"]
+    assert (status["id"], status["uid"], status["message"]) == (status_id, alice, "short-lived")
+
+
+@pytest.mark.parametrize("message", ["\u200b\u200d\ufeff", " \u200b ", "\u2060\u00a0\u3000", "\t\n\u200e"])
+def test_a_post_of_invisible_characters_only_is_empty(alice, message):
+    with pytest.raises(exceptions.InvalidMessage, match=exceptions.EMPTY_MESSAGE):
+        services.post_status(uid=alice, message=message)
+    assert selectors.get_user(uid=alice).posts == 0
+
+
+def test_invisible_characters_around_a_post_are_trimmed_and_inner_ones_kept(alice):
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji made of three joined by ZWJ
+    status_id = services.post_status(uid=alice, message=f"\u200b {family} \ufeff")
+    assert selectors.get_status(status_id=status_id).message == family
+
+
+def test_display_names_drop_control_characters_like_posts(make_user):
+    uid = make_user("ctrl", "Eve\x00\x1b[31m Red\x7f")
+    assert selectors.get_user(uid=uid).name == "Eve[31m Red"
+    with pytest.raises(exceptions.InvalidName):
+        services.create_user(login="blank", name="\u200b\u200d")
+
+
+@pytest.mark.parametrize(
+    "field", ["protected", "suspended", "private", "reply_count", "like_count", "in_reply_to", "repost_of", "type"]
+)
+def test_fields_the_product_gives_meaning_to_cannot_be_set_by_callers(alice, field):
+    with pytest.raises(exceptions.InvalidStatusData):
+        services.post_status(uid=alice, message="forged", **{field: "1"})
+    assert selectors.get_user(uid=alice).posts == 0

@@ -13,7 +13,7 @@ from redis.connection import AbstractConnection
 
 from accounts.services import sign_up
 from socialsite.redis_client import get_redis
-from timelines import exceptions, keys, selectors, services
+from timelines import exceptions, limits, selectors, services
 from timelines.templatetags.timeline_format import format_relative
 
 pytestmark = pytest.mark.django_db
@@ -68,15 +68,15 @@ def test_a_home_page_costs_the_same_few_round_trips_whatever_its_size():
 
     with redis_traffic() as small:
         small_page = client.get("/")
-    for i in range(keys.DEFAULT_PAGE_SIZE + 5):
+    for i in range(limits.DEFAULT_PAGE_SIZE + 5):
         services.post_status(uid=ben, message=f"post {i}")
     with redis_traffic() as full:
         full_page = client.get("/")
 
     assert len(status_ids(small_page.content.decode())) == 1
-    assert len(status_ids(full_page.content.decode())) == keys.DEFAULT_PAGE_SIZE
+    assert len(status_ids(full_page.content.decode())) == limits.DEFAULT_PAGE_SIZE
     assert small["round_trips"] == full["round_trips"] == HOME_ROUND_TRIPS
-    assert full["commands"] > small["commands"] + keys.DEFAULT_PAGE_SIZE - 5  # pipelined, not free
+    assert full["commands"] > small["commands"] + limits.DEFAULT_PAGE_SIZE - 5  # pipelined, not free
 
 
 def test_suggestions_add_a_fixed_number_of_round_trips():
@@ -93,7 +93,7 @@ def test_suggestions_add_a_fixed_number_of_round_trips():
 
 def test_load_more_with_htmx_returns_only_the_next_posts_and_the_next_pager():
     client, uid = logged_in("cat")
-    posted = [services.post_status(uid=uid, message=f"p{i}") for i in range(keys.DEFAULT_PAGE_SIZE + 3)]
+    posted = [services.post_status(uid=uid, message=f"p{i}") for i in range(limits.DEFAULT_PAGE_SIZE + 3)]
     response = client.get(f"/?max_id={posted[4]}", **HTMX)
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html

@@ -8,13 +8,16 @@ import time
 
 import pytest
 from rq.intermediate_queue import IntermediateQueue
+from rq.job import JobStatus
 
 from socialsite.redis_client import get_job_redis, get_redis
-from timelines import jobs, keys, services, worker
+from timelines import keys, limits, queue, services, worker
 from timelines.tests.helpers import (
     home_timeline_of,
     homes_holding,
+    job_status,
     kill_worker,
+    retries_left,
     run_worker_burst,
     start_worker,
     stop,
@@ -31,12 +34,11 @@ RECOVERY_SECONDS = 90
 def kill_when_started(job_id: str) -> None:
     """Start a worker, wait until it runs ``job_id``, then freeze Redis for a moment so the job cannot finish
     and kill -9 the worker with its work-horse."""
-    job_hash = f"rq:job:{job_id}"
     doomed = start_worker()
     try:
-        assert wait_until(
-            lambda: get_job_redis().hget(job_hash, "status") == b"started", timeout=30, interval=0.0005
-        ), f"{job_id} never started"
+        assert wait_until(lambda: job_status(job_id) == JobStatus.STARTED, timeout=30, interval=0.0005), (
+            f"{job_id} never started"
+        )
         get_redis().execute_command("CLIENT", "PAUSE", 1000, "ALL")
         kill_worker(doomed)
     finally:
@@ -51,23 +53,25 @@ def test_a_clean_up_job_whose_worker_is_killed_is_requeued_and_finishes(alice, f
     assert homes_holding(fans, status_id) == FOLLOWERS
 
     services.delete_status(uid=alice, status_id=status_id)
-    assert homes_holding(fans, status_id) == FOLLOWERS - keys.POSTS_PER_PASS
-    job_id = f"clean-followers-{status_id}-after-{fans[keys.POSTS_PER_PASS - 1]}"
+    assert homes_holding(fans, status_id) == FOLLOWERS - limits.POSTS_PER_PASS
+    job_id = queue.withdrawal_job_id(
+        audience="followers", status_id=status_id, after=str(fans[limits.POSTS_PER_PASS - 1])
+    )
     kill_when_started(job_id)
-    assert homes_holding(fans, status_id) == FOLLOWERS - keys.POSTS_PER_PASS
+    assert homes_holding(fans, status_id) == FOLLOWERS - limits.POSTS_PER_PASS
 
     survivor = start_worker()
     try:
         assert wait_until(lambda: homes_holding(fans, status_id) == 0, timeout=RECOVERY_SECONDS, interval=0.5)
     finally:
         stop(survivor)
-    assert int(get_job_redis().hget(f"rq:job:{job_id}", "retries_left")) == jobs.MAX_RETRIES - 1
+    assert retries_left(job_id) == queue.MAX_RETRIES - 1
 
 
 def test_a_refill_job_whose_worker_is_killed_mid_run_is_requeued_and_finishes(bob, make_user):
     """bob follows 250 people with 5 posts each; after an unfollow, the refill's second step (cursor after the
     100th followee) is killed; the run resumes from that cursor and ends with the newest 1,000 posts left."""
-    followees = [make_user() for _ in range(2 * keys.REFILL_USERS_STEP + 50)]
+    followees = [make_user() for _ in range(2 * limits.REFILL_USERS_STEP + 50)]
     for followee in followees:
         services.follow_user(uid=bob, other_uid=followee)
     posted: dict[int, list[int]] = {followee: [] for followee in followees}
@@ -77,12 +81,13 @@ def test_a_refill_job_whose_worker_is_killed_mid_run_is_requeued_and_finishes(bo
     dropped = followees[-1]
     services.unfollow_user(uid=bob, other_uid=dropped)
     expected = sorted((sid for f, ids in posted.items() if f != dropped for sid in ids), reverse=True)
-    expected = expected[: keys.HOME_TIMELINE_SIZE]
+    expected = expected[: limits.HOME_TIMELINE_SIZE]
     assert home_timeline_of(bob) != expected
 
     run = int(get_redis().get(keys.refill_run(keys.home_timeline(bob))))
-    cursor_member = get_redis().zrange(keys.following(bob), keys.REFILL_USERS_STEP - 1, keys.REFILL_USERS_STEP - 1)[0]
-    kill_when_started(f"refill-home-{bob}-run-{run}-after-{cursor_member}")
+    step = limits.REFILL_USERS_STEP
+    cursor_member = get_redis().zrange(keys.following(bob), step - 1, step - 1)[0]
+    kill_when_started(queue.refill_job_id(run=run, after=cursor_member, uid=bob))
     assert home_timeline_of(bob) != expected
 
     survivor = start_worker()
@@ -99,10 +104,10 @@ def test_a_job_left_by_a_worker_that_died_after_dequeuing_it_comes_back_within_s
     posted = [services.post_status(uid=alice, message=f"{i}") for i in range(3)]
     get_redis().delete(keys.home_timeline(bob))
     services.request_refill(uid=bob)
-    queue = jobs.get_queue()
+    job_queue = queue.get_queue()
     # Exactly what the dying worker's BLMOVE did.
-    moved = get_job_redis().lmove(queue.key, IntermediateQueue.get_intermediate_queue_key(queue.key))
-    assert moved is not None and queue.count == 0
+    moved = get_job_redis().lmove(job_queue.key, IntermediateQueue.get_intermediate_queue_key(job_queue.key))
+    assert moved is not None and job_queue.count == 0
 
     started = time.monotonic()
     survivor = start_worker()
@@ -112,4 +117,4 @@ def test_a_job_left_by_a_worker_that_died_after_dequeuing_it_comes_back_within_s
         stop(survivor)
     elapsed = time.monotonic() - started
     assert elapsed < 2 * worker.MAINTENANCE_INTERVAL + 10, f"took {elapsed:.0f} s"
-    assert get_job_redis().llen(IntermediateQueue.get_intermediate_queue_key(queue.key)) == 0
+    assert get_job_redis().llen(IntermediateQueue.get_intermediate_queue_key(job_queue.key)) == 0

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.services import sign_up
 from socialsite.tests.browser.conftest import PHONE, screenshot_dir
-from timelines import keys, selectors, services
+from timelines import limits, selectors, services
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -71,7 +71,7 @@ def test_two_people_follow_each_other_and_see_posts_come_and_go_live(open_page: 
     post_box = alice.get_by_role("textbox", name="What's happening?")
     post_button = alice.get_by_role("button", name="Post", exact=True)
     expect(post_button).to_be_disabled()  # empty
-    post_box.fill("x" * (keys.MAX_MESSAGE_LENGTH + 1))
+    post_box.fill("x" * (limits.MAX_MESSAGE_LENGTH + 1))
     expect(post_button).to_be_disabled()  # too long
     expect(alice.locator("#compose-counter")).to_have_text("1 characters over the limit")
     post_box.fill("Hello from Alice <script>alert('no')</script>")
@@ -116,15 +116,15 @@ def test_paging_through_a_hundred_posts_shows_each_once_while_new_ones_arrive(op
 
     page.goto("/")
     timeline = page.locator("#timeline article.status")
-    expect(timeline).to_have_count(keys.DEFAULT_PAGE_SIZE)
+    expect(timeline).to_have_count(limits.DEFAULT_PAGE_SIZE)
     arrived = [services.post_status(uid=uid, message=f"Arrived while reading {i}") for i in range(2)]
-    expect(timeline).to_have_count(keys.DEFAULT_PAGE_SIZE + 2)  # live, on top
+    expect(timeline).to_have_count(limits.DEFAULT_PAGE_SIZE + 2)  # live, on top
 
     # The first "Load more" from the keyboard: focus moves to the first post it brought.
     more = page.get_by_role("link", name="Load more")
     more.focus()
     page.keyboard.press("Enter")
-    expect(page.locator(f"#status-{posted[-keys.DEFAULT_PAGE_SIZE - 1]}")).to_be_focused()
+    expect(page.locator(f"#status-{posted[-limits.DEFAULT_PAGE_SIZE - 1]}")).to_be_focused()
     while page.get_by_role("link", name="Load more").count():
         shown = timeline.count()
         page.get_by_role("link", name="Load more").click()
@@ -178,7 +178,7 @@ def test_everything_works_with_javascript_off(open_page: Callable[..., Page]):
     expect(article(page, "Plain forms still work")).to_have_count(0)
 
     uid = selectors.get_user_by_login(login="nojs").id
-    for i in range(keys.DEFAULT_PAGE_SIZE + 1):
+    for i in range(limits.DEFAULT_PAGE_SIZE + 1):
         services.post_status(uid=uid, message=f"Numbered {i}")
     page.goto("/")
     page.get_by_role("link", name="Load more").click()

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.template.defaultfilters import pluralize
 from tqdm import tqdm
 
-from timelines import exceptions, keys, selectors, services
+from timelines import exceptions, limits, selectors, services
 
 
 class Command(BaseCommand):
@@ -52,7 +52,7 @@ class Command(BaseCommand):
             if len(users) == 1:
                 self.stdout.write(
                     f"@{user.login}: {result.before} statuses before, {result.after} after "
-                    f"(at most {keys.HOME_TIMELINE_SIZE}); {result.removed} removed as deleted or unfollowed."
+                    f"(at most {limits.HOME_TIMELINE_SIZE}); {result.removed} removed as deleted or unfollowed."
                 )
             if options["lists"]:
                 for user_list in selectors.get_user_lists(uid=user.id):

@@ -27,15 +27,13 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.generic.http import AsyncHttpConsumer
 from django.template.loader import render_to_string
 
-from accounts.services import ensure_profile
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import matching
 from streaming.hub import Disconnect, Hub, Subscription, get_hub
-from timelines import keys, selectors
+from timelines import limits, policy, selectors, validation
 from timelines.records import status_from_hash
 
 logger = logging.getLogger(__name__)
@@ -45,10 +43,9 @@ FOLLOWING_REFRESH_SECONDS = 10.0
 # A viewer following more people than this gets live posts from the most recently followed ones only.
 MAX_LIVE_AUTHORS = 5000
 # Catch-up after connecting or reconnecting: at most one page; the page itself shows anything older.
-BACKFILL_COUNT = keys.DEFAULT_PAGE_SIZE
+BACKFILL_COUNT = limits.DEFAULT_PAGE_SIZE
 QUEUE_SIZE = 200
 RETRY_MILLISECONDS = 3000
-MAX_ID = 2**53
 
 SSE_HEADERS = [
     (b"Content-Type", b"text/event-stream; charset=utf-8"),
@@ -80,6 +77,7 @@ class HomeTimelineConsumer(AsyncHttpConsumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.stream_task: asyncio.Task[None] | None = None
+        self.policy_state: Any = None
 
     async def http_request(self, message: dict[str, Any]) -> None:
         # Channels' AsyncHttpConsumer stops the consumer as soon as handle() returns, and while handle() runs it
@@ -121,9 +119,7 @@ class HomeTimelineConsumer(AsyncHttpConsumer):
         for value in values:
             if value == "":
                 continue
-            if not value.isdigit() or int(value) >= MAX_ID:
-                raise ValueError(value)
-            newest = max(newest, int(value))
+            newest = max(newest, validation.parse_int(value, minimum=0))
         return newest
 
     async def stream(self) -> None:
@@ -137,15 +133,19 @@ class HomeTimelineConsumer(AsyncHttpConsumer):
             await self.plain(400, "since_id must be a positive whole number.\n")
             return
         try:
-            uid = user.uid if user.uid is not None else await database_sync_to_async(ensure_profile)(user)
+            uid = user.uid
+            if uid is None:
+                await self.plain(403, "This account has no social profile yet; log in again.\n")
+                return
             authors = await self.authors(uid)
+            self.policy_state = await policy.get_policy().aload(recipients=(uid,), authors=authors)
         except UNAVAILABLE_ERRORS:
             await self.plain(503, "The timeline store is not answering right now.\n")
             return
 
         await self.send_headers(headers=SSE_HEADERS)
         hub = get_hub()
-        subscription = self.subscribe(hub, authors)
+        subscription = self.subscribe(hub, authors, uid)
         pending_get: asyncio.Task[Any] | None = None
         try:
             await self.send_body(f"retry: {RETRY_MILLISECONDS}\n\n".encode(), more_body=True)
@@ -202,12 +202,20 @@ class HomeTimelineConsumer(AsyncHttpConsumer):
         except UNAVAILABLE_ERRORS:
             return []
 
-    @staticmethod
-    def subscribe(hub: Hub, authors: frozenset[int]) -> Subscription:
+    def subscribe(self, hub: Hub, authors: frozenset[int], uid: int) -> Subscription:
+        chooser = policy.get_policy()
+
+        def matches(event: dict[str, Any]) -> bool:
+            # The viewer's own decision, not the public's: public=False below.
+            return int(event.get("uid", 0)) in authors and chooser.allows(
+                self.policy_state, recipient=uid, item=policy.Item.of_status(event)
+            )
+
         return hub.subscribe(
             index_keys={matching.author_key(author) for author in authors},
-            matches=lambda event: int(event.get("uid", 0)) in authors,
+            matches=matches,
             maxsize=QUEUE_SIZE,
+            public=False,
         )
 
     async def resubscribe(
@@ -223,7 +231,7 @@ class HomeTimelineConsumer(AsyncHttpConsumer):
         The new one is registered first, so an event published meanwhile reaches at least one of them; one that
         reaches both is sent twice, which the browser ignores (it keys posts by id).
         """
-        new = self.subscribe(hub, authors)
+        new = self.subscribe(hub, authors, uid)
         held: list[Any] = []
         if pending_get is not None:
             if not pending_get.done():

@@ -1,90 +1,40 @@
 """Pages for named lists of users: someone's lists, a list's timeline and members, creating, renaming and
 deleting lists, adding and removing members, and the list picker on profiles.
 
-Like ``views``: check input, call services and selectors, map domain errors to a message and a 4xx, render
+Like every view: check input, call services and selectors, map domain errors to a message and a 4xx, render
 plain data; every change is a POST with a CSRF token, answered with a redirect. Lists are public to read and
 changed only by their owner.
 """
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from accounts.services import ensure_profile
-from timelines import exceptions, keys, selectors, services
+from timelines import exceptions, limits, selectors, services
+from timelines.forms import ListNameForm, MemberForm
 from timelines.records import User, UserList
+from timelines.views.params import list_or_404, next_url, parse_int, query_int, user_or_404, viewer_uid
 
-PAGE_SIZE = keys.DEFAULT_PAGE_SIZE
+PAGE_SIZE = limits.DEFAULT_PAGE_SIZE
 MEMBERS_PAGE_SIZE = 50
-MAX_QUERY_INT = 2**53
-
-
-class ListNameForm(forms.Form):
-    name = forms.CharField(
-        label="List name",
-        max_length=keys.MAX_LIST_NAME_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
-        widget=forms.TextInput(attrs={"maxlength": keys.MAX_LIST_NAME_LENGTH}),
-    )
-
-
-class MemberForm(forms.Form):
-    login = forms.CharField(label="Username", max_length=keys.MAX_LOGIN_LENGTH * 4)
-
-
-# --- helpers -----------------------------------------------------------------------------------------
-
-
-def _positive_int(raw: str | None, name: str) -> int | None:
-    if raw is None or raw == "":
-        return None
-    if not raw.isdigit() or not 0 < int(raw) < MAX_QUERY_INT:
-        raise BadRequest(f"{name} must be a positive whole number.")
-    return int(raw)
-
-
-def _viewer_uid(request: HttpRequest) -> int | None:
-    return ensure_profile(request.user) if request.user.is_authenticated else None
-
-
-def _list_or_404(list_id: int) -> UserList:
-    try:
-        return selectors.get_user_list(list_id=list_id)
-    except exceptions.UnknownList:
-        raise Http404(exceptions.UNKNOWN_LIST) from None
-
-
-def _user_or_404(login: str) -> User:
-    try:
-        return selectors.get_user_by_login(login=login)
-    except exceptions.UnknownUser:
-        raise Http404(exceptions.UNKNOWN_USER) from None
 
 
 def _forbidden(request: HttpRequest, message: str = exceptions.NOT_LIST_OWNER) -> HttpResponse:
     return render(request, "error.html", {"message": message}, status=403)
 
 
-def _next_url(request: HttpRequest, fallback: str) -> str:
-    target = request.POST.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=False):
-        return target
-    return fallback
-
-
 # --- reading -----------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def user_lists(request: HttpRequest, login: str) -> HttpResponse:
-    owner = _user_or_404(login)
+    owner = user_or_404(login)
     return _render_user_lists(request, owner, ListNameForm())
 
 
@@ -92,44 +42,46 @@ def _render_user_lists(request: HttpRequest, owner: User, form: ListNameForm, st
     context = {
         "owner": owner,
         "lists": selectors.get_user_lists(uid=owner.id),
-        "is_owner": _viewer_uid(request) == owner.id,
+        "is_owner": viewer_uid(request) == owner.id,
         "form": form,
-        "max_lists": keys.MAX_LISTS_PER_USER,
+        "max_lists": limits.MAX_LISTS_PER_USER,
     }
     return render(request, "timelines/lists/index.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def detail(request: HttpRequest, list_id: int) -> HttpResponse:
-    user_list = _list_or_404(list_id)
-    max_id = _positive_int(request.GET.get("max_id"), "max_id")
+    user_list = list_or_404(list_id)
+    max_id = query_int(request, "max_id")
     try:
-        statuses = selectors.get_list_status_messages(list_id=list_id, max_id=max_id, count=PAGE_SIZE)
+        statuses = selectors.get_list_status_messages(
+            list_id=list_id, max_id=max_id, count=PAGE_SIZE, viewer_uid=viewer_uid(request)
+        )
     except exceptions.UnknownList:
         raise Http404(exceptions.UNKNOWN_LIST) from None
     context = {
         "user_list": user_list,
-        "is_owner": _viewer_uid(request) == user_list.uid,
+        "is_owner": viewer_uid(request) == user_list.uid,
         "statuses": statuses,
         "next_max_id": statuses[-1]["id"] if len(statuses) >= PAGE_SIZE else None,
     }
     return render(request, "timelines/lists/detail.html", context)
 
 
-@require_GET
+@require_safe
 def members(request: HttpRequest, list_id: int) -> HttpResponse:
-    return _render_members(request, _list_or_404(list_id), MemberForm())
+    return _render_members(request, list_or_404(list_id), MemberForm())
 
 
 def _render_members(request: HttpRequest, user_list: UserList, form: MemberForm, status: int = 200) -> HttpResponse:
-    page = _positive_int(request.GET.get("page"), "page") or 1
+    page = query_int(request, "page", default=1) or 1
     try:
         people = selectors.get_list_members(list_id=user_list.id, page=page, count=MEMBERS_PAGE_SIZE)
     except exceptions.UnknownList:
         raise Http404(exceptions.UNKNOWN_LIST) from None
     context = {
         "user_list": user_list,
-        "is_owner": _viewer_uid(request) == user_list.uid,
+        "is_owner": viewer_uid(request) == user_list.uid,
         "people": people,
         "form": form,
         "page": page,
@@ -145,7 +97,7 @@ def _render_members(request: HttpRequest, user_list: UserList, form: MemberForm,
 @login_required
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
-    uid = ensure_profile(request.user)
+    uid = request.user.uid
     owner = selectors.get_user(uid=uid)
     form = ListNameForm(request.POST)
     if form.is_valid():
@@ -160,13 +112,13 @@ def create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def edit(request: HttpRequest, list_id: int) -> HttpResponse:
-    user_list = _list_or_404(list_id)
-    uid = ensure_profile(request.user)
+    user_list = list_or_404(list_id)
+    uid = request.user.uid
     if user_list.uid != uid:
         return _forbidden(request)
-    if request.method == "GET":
+    if request.method != "POST":
         form = ListNameForm(initial={"name": user_list.name})
         return render(request, "timelines/lists/edit.html", {"user_list": user_list, "form": form})
     form = ListNameForm(request.POST)
@@ -186,13 +138,13 @@ def edit(request: HttpRequest, list_id: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def delete(request: HttpRequest, list_id: int) -> HttpResponse:
-    user_list = _list_or_404(list_id)
-    uid = ensure_profile(request.user)
+    user_list = list_or_404(list_id)
+    uid = request.user.uid
     if user_list.uid != uid:
         return _forbidden(request)
-    if request.method == "GET":
+    if request.method != "POST":
         return render(request, "timelines/lists/delete_confirm.html", {"user_list": user_list})
     try:
         services.delete_user_list(uid=uid, list_id=list_id)
@@ -207,8 +159,8 @@ def delete(request: HttpRequest, list_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def add_member(request: HttpRequest, list_id: int) -> HttpResponse:
-    user_list = _list_or_404(list_id)
-    uid = ensure_profile(request.user)
+    user_list = list_or_404(list_id)
+    uid = request.user.uid
     if user_list.uid != uid:
         return _forbidden(request)
     form = MemberForm(request.POST)
@@ -225,21 +177,21 @@ def add_member(request: HttpRequest, list_id: int) -> HttpResponse:
         else:
             if added:
                 messages.success(request, f"Added @{member.login} to “{user_list.name}”.")
-            return redirect(_next_url(request, reverse("timelines:list_members", args=[list_id])))
+            return redirect(next_url(request, reverse("timelines:list_members", args=[list_id])))
     return _render_members(request, user_list, form, status=400)
 
 
 @login_required
 @require_POST
 def remove_member(request: HttpRequest, list_id: int) -> HttpResponse:
-    user_list = _list_or_404(list_id)
-    uid = ensure_profile(request.user)
+    user_list = list_or_404(list_id)
+    uid = request.user.uid
     if user_list.uid != uid:
         return _forbidden(request)
     form = MemberForm(request.POST)
     if not form.is_valid():
         return _render_members(request, user_list, form, status=400)
-    member = _user_or_404(form.cleaned_data["login"])
+    member = user_or_404(form.cleaned_data["login"])
     try:
         removed = services.unfollow_user_list(uid=uid, other_uid=member.id, list_id=list_id)
     except exceptions.UnknownList:
@@ -248,7 +200,7 @@ def remove_member(request: HttpRequest, list_id: int) -> HttpResponse:
         return _forbidden(request)
     if removed:
         messages.success(request, f"Removed @{member.login} from “{user_list.name}”.")
-    return redirect(_next_url(request, reverse("timelines:list_members", args=[list_id])))
+    return redirect(next_url(request, reverse("timelines:list_members", args=[list_id])))
 
 
 @login_required
@@ -256,10 +208,10 @@ def remove_member(request: HttpRequest, list_id: int) -> HttpResponse:
 def pick(request: HttpRequest, login: str) -> HttpResponse:
     """The list picker on a profile: ``shown`` names the lists the form offered, ``member`` the ones ticked.
     Only offered lists change, so a list created in another tab meanwhile is left alone."""
-    member = _user_or_404(login)
-    uid = ensure_profile(request.user)
-    shown = {_positive_int(raw, "shown") for raw in request.POST.getlist("shown")}
-    ticked = {_positive_int(raw, "member") for raw in request.POST.getlist("member")}
+    member = user_or_404(login)
+    uid = request.user.uid
+    shown = {parse_int(raw, "shown") for raw in request.POST.getlist("shown")}
+    ticked = {parse_int(raw, "member") for raw in request.POST.getlist("member")}
     if not ticked <= shown:
         raise BadRequest("Only lists offered by the form can be ticked.")
     changed = 0
@@ -280,4 +232,4 @@ def pick(request: HttpRequest, login: str) -> HttpResponse:
         changed += 1
     if changed:
         messages.success(request, f"Updated the lists of @{member.login}.")
-    return redirect(_next_url(request, reverse("timelines:profile", args=[member.login])))
+    return redirect(next_url(request, reverse("timelines:profile", args=[member.login])))

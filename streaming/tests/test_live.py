@@ -15,8 +15,9 @@ from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
 from streaming.hub import get_hub
+from streaming.live import HomeTimelineConsumer
 from timelines import services
-from timelines.live import HomeTimelineConsumer
+from timelines.tests import policies
 
 
 def viewer(uid: int) -> User:
@@ -105,7 +106,8 @@ def people() -> tuple[int, int, int]:
 def test_anonymous_visitors_and_bad_cursors_are_refused():
     async def scenario() -> None:
         assert await LivePage(AnonymousUser()).open() == 403
-        assert await LivePage(viewer(1), query="since_id=abc").open() == 400
+        for bad in ("abc", "%C2%B2", "9" * 5000, "-1"):
+            assert await LivePage(viewer(1), query=f"since_id={bad}").open() == 400
 
     asyncio.run(scenario())
 
@@ -198,5 +200,28 @@ def test_an_idle_stream_sends_keep_alives(people, monkeypatch):
         await page.until_live()
         assert await page.next_block(timeout=2) == {"comment": "keep-alive"}
         await page.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_policy_keeps_a_post_out_of_a_refused_viewers_live_home(people, settings, monkeypatch):
+    """The live home asks the per-recipient policy (timelines.policy) for its own viewer."""
+    alice, bob, carol = people
+    services.follow_user(uid=carol, other_uid=bob)
+    settings.TIMELINES_POLICY = policies.PATH
+    monkeypatch.setenv(policies.ENV, policies.refusal(alice, bob))  # alice may not receive bob's posts
+
+    async def scenario() -> None:
+        refused, allowed = LivePage(viewer(alice)), LivePage(viewer(carol))
+        for page in (refused, allowed):
+            assert await page.open() == 200
+            await page.until_live()
+        status_id = await post(bob, "not for alice")
+        assert (await allowed.next_event())["id"] == status_id
+        # alice's own post comes next on her page: bob's was never sent to it.
+        own = await post(alice, "my own words")
+        assert (await refused.next_event())["id"] == own
+        for page in (refused, allowed):
+            await page.close()
 
     asyncio.run(scenario())

@@ -1,0 +1,70 @@
+"""Typed events: what the services publish on ``keys.STREAM_CHANNEL`` after a write succeeded.
+
+Every event is one JSON object with a ``type`` and a version ``v``; the rest depends on the type::
+
+    {"type": "status.created", "v": 1, "status": {<the status exactly as stored>}}
+    {"type": "status.deleted", "v": 1, "status": {<the deleted status as it was stored>}}
+
+A status travels as stored (its extra fields first, then message, posted, id, uid, login, name), with ``id``
+and ``uid`` as integers and ``posted`` as a float; a deletion carries the whole status so that filters can
+tell which clients had seen it (book listing 8.14). Subscribers ignore types (and versions) they do not
+know, so a new kind of event never breaks an older process reading the same channel.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+VERSION = 1
+
+STATUS_CREATED = "status.created"
+STATUS_DELETED = "status.deleted"
+
+STATUS_TYPES = frozenset({STATUS_CREATED, STATUS_DELETED})
+
+
+class InvalidEvent(ValueError):
+    """A message on the event channel that is not a typed event."""
+
+
+def encode(event_type: str, **payload: Any) -> str:
+    """The JSON text of an event of ``event_type`` (compact, UTF-8 kept as is)."""
+    return json.dumps({"type": event_type, "v": VERSION, **payload}, separators=(",", ":"), ensure_ascii=False)
+
+
+def status_created(status: Mapping[str, Any]) -> str:
+    return encode(STATUS_CREATED, status=dict(status))
+
+
+def status_deleted(status: Mapping[str, Any]) -> str:
+    return encode(STATUS_DELETED, status=dict(status))
+
+
+def decode(message: str | bytes) -> dict[str, Any]:
+    """One published event as a dict with at least ``type`` (str) and ``v`` (int).
+
+    Raises ``InvalidEvent`` for anything else. A status event must carry a status with an integer ``id`` and
+    ``uid``; other types are returned as they are, for the subscriber to ignore or handle.
+    """
+    try:
+        event = json.loads(message)
+    except ValueError as error:
+        raise InvalidEvent(str(error)) from None
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str) or not _is_int(event.get("v")):
+        raise InvalidEvent("an event is a JSON object with a string type and an integer v")
+    if event["type"] in STATUS_TYPES:
+        status = event.get("status")
+        if not isinstance(status, dict) or not _is_int(status.get("id")) or not _is_int(status.get("uid")):
+            raise InvalidEvent("a status event carries a status with integer id and uid")
+    return event
+
+
+def is_status_event(event: Mapping[str, Any]) -> bool:
+    """A status event of a version this code understands."""
+    return event.get("type") in STATUS_TYPES and event.get("v") == VERSION
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

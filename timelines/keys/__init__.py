@@ -1,0 +1,51 @@
+"""Every Redis key and channel of the social graph (book chapter 8), one module per concern.
+
+The names are the book's, with the user, status or list id wrapped in braces: a Redis Cluster hash tag, so
+every key of one user (or list, or status) hashes to one slot. Rule (DESIGN.md): an atomic step (MULTI or a
+Lua script) touches keys of one slot only; a step spanning users is a sequence of idempotent single-slot
+steps. Each submodule documents its part of the schema with ``redis-cli`` examples:
+
+- ``keys.users``: ``user:{42}``, ``users:``, ``user:id:``;
+- ``keys.statuses``: ``status:{9001}``, ``status:id:``;
+- ``keys.timelines``: ``profile:{42}``, ``home:{42}``;
+- ``keys.graph``: ``followers:{42}``, ``following:{42}``;
+- ``keys.lists``: ``list:{7}``, ``lists:{42}``, ``list:in:{7}``, ``list:out:{99}``, ``list:statuses:{7}``,
+  ``list:id:``;
+- ``keys.refill``: ``refill:home:{42}``, ``refill:list:statuses:{7}``;
+- ``keys.channels``: the pub/sub channel of typed events.
+
+Every function is re-exported here, so callers write ``keys.home_timeline(uid)``. Limits live in
+``timelines.limits``.
+"""
+
+from __future__ import annotations
+
+from timelines.keys.channels import STREAM_CHANNEL
+from timelines.keys.graph import followers, following
+from timelines.keys.lists import LIST_ID_COUNTER, list_members, list_timeline, listed_in, lists_of, user_list
+from timelines.keys.refill import refill_run
+from timelines.keys.statuses import STATUS_ID_COUNTER, status
+from timelines.keys.timelines import TIMELINES, home_timeline, profile_timeline, timeline
+from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
+
+__all__ = [
+    "LIST_ID_COUNTER",
+    "STATUS_ID_COUNTER",
+    "STREAM_CHANNEL",
+    "TIMELINES",
+    "USERS_BY_LOGIN",
+    "USER_ID_COUNTER",
+    "followers",
+    "following",
+    "home_timeline",
+    "list_members",
+    "list_timeline",
+    "listed_in",
+    "lists_of",
+    "profile_timeline",
+    "refill_run",
+    "status",
+    "timeline",
+    "user",
+    "user_list",
+]

@@ -1,0 +1,19 @@
+"""Keys of statuses (book listing 8.2)::
+
+    status:id:       HASH  last -> last status id, clock -> last posted time in microseconds; both advance
+                     in one script so status ids and posted times are ordered alike
+    status:{9001}    HASH  message, posted, id, uid, login, name, plus extra data such as location "lat,lon"
+                     > HGETALL status:{9001}
+                     message "hello"  posted 1763800000.5  id 9001  uid 42  login alice  name "Alice Liddell"
+
+Because status ids and ``posted`` grow together, every timeline ZSET is ordered by id as well as by time,
+which is what makes ``max_id``/``since_id`` cursors exact (see store/scripts/timeline_page.lua).
+"""
+
+from __future__ import annotations
+
+STATUS_ID_COUNTER = "status:id:"
+
+
+def status(status_id: int | str) -> str:
+    return f"status:{{{status_id}}}"

@@ -1,0 +1,31 @@
+"""Keys of a user's timelines (book 8.1.2 and 8.2)::
+
+profile:{42}     ZSET  status id -> posted; every status the user wrote (never trimmed)
+home:{42}        ZSET  status id -> posted; the user's own and followed users' statuses, newest
+                 HOME_TIMELINE_SIZE kept (trimmed on every insert)
+                 > ZREVRANGE home:{42} 0 2 WITHSCORES
+                 9001 1763800000.5  8990 1763799990.1  8954 1763799950.7
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def profile_timeline(uid: int) -> str:
+    return f"profile:{{{uid}}}"
+
+
+def home_timeline(uid: int) -> str:
+    return f"home:{{{uid}}}"
+
+
+TIMELINES: dict[str, Callable[[int], str]] = {"home": home_timeline, "profile": profile_timeline}
+
+
+def timeline(name: str, uid: int) -> str:
+    """The key of the named timeline (``"home"`` or ``"profile"``) of ``uid``."""
+    try:
+        return TIMELINES[name](uid)
+    except KeyError:
+        raise ValueError(f"Unknown timeline {name!r}; expected one of {sorted(TIMELINES)}.") from None

@@ -1,0 +1,38 @@
+"""Every limit of the social graph: timeline sizes, batch sizes, validation bounds and page sizes.
+
+The book's limits first (``HOME_TIMELINE_SIZE``, ``POSTS_PER_PASS``), then the exercises' and the site's own.
+Nothing here touches Redis; ``keys`` names the keys and these bound what they hold.
+"""
+
+from __future__ import annotations
+
+# Book 8.3 and 8.4: a home (and list) timeline keeps its newest 1,000 entries, trimmed on every insert; a
+# fan-out writes 1,000 followers inline and queues jobs of 1,000 for the rest.
+HOME_TIMELINE_SIZE = 1000
+POSTS_PER_PASS = 1000
+
+# A refill step reads the profiles of at most this many followees (or list members), so a user following
+# 5,000 people never makes one step read 5,000 profiles (the book's REFILL_USERS_STEP is 50).
+REFILL_USERS_STEP = 100
+# How long a refill run's number is kept; far longer than any run takes.
+REFILL_RUN_TTL_SECONDS = 24 * 3600
+
+# Twitter's limits on lists.
+MAX_LISTS_PER_USER = 1000
+MAX_LIST_MEMBERS = 5000
+MAX_LIST_NAME_LENGTH = 25
+
+MAX_MESSAGE_LENGTH = 280
+MAX_LOGIN_LENGTH = 20
+MAX_NAME_LENGTH = 50
+LOGIN_PATTERN = r"^[A-Za-z0-9_]+$"
+# Extra status fields a caller may attach (book listing 8.2's **data); anything else is refused.
+MAX_EXTRA_FIELDS = 8
+MAX_EXTRA_VALUE_LENGTH = 200
+
+# Page sizes offered to readers; a larger request is clamped, not refused.
+DEFAULT_PAGE_SIZE = 30
+MAX_PAGE_SIZE = 200
+
+# Ids and cursors are below 2**53, so they survive a round trip through JavaScript and JSON unchanged.
+MAX_ID = 2**53

@@ -1,0 +1,111 @@
+"""Who may receive what: the one per-recipient decision of socialsite (Mastodon's ``FeedManager#filter?``).
+
+Every place a post can reach someone asks the same question, "may recipient R receive item I from author A?",
+through this module: the fan-out (``services.delivery``) for each follower and each list owner, the refills
+(``services.refill``) for the timeline's owner, the page reads (``selectors.timelines``) for the viewer, and the
+streams (``streaming``) for the viewer of a live home or for the public (``recipient=None``) on ``sample.json``
+and ``filter.json``. There is no other path, so a rule added here holds everywhere at once.
+
+The policy is an object named by ``settings.TIMELINES_POLICY`` (a dotted path), made once per process:
+
+- ``load(recipients=..., authors=...)`` reads whatever state the decisions need, in at most one round trip,
+  for a whole batch (a fan-out pass of 1,000 followers, a page of 30 statuses). ``aload`` is its asyncio twin
+  for the streams, and must never block the event loop.
+- ``allows(state, recipient=..., item=...)`` is the decision itself: pure, no I/O, cheap enough to run for
+  every recipient of every post; ``allows_all(state)`` says when no rule applies to the batch at all, so it needs
+  no decision per item.
+
+The site's own ``Policy`` allows everything today; blocks, mutes, private accounts and suspensions plug in
+here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+PUBLIC = None  # the recipient of public surfaces: the streaming API, and anonymous readers
+
+S = TypeVar("S", bound=Mapping[str, Any])
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """What is about to be delivered or shown: by whom, which status, and the status as stored when known
+    (a refill knows only ids and authors)."""
+
+    author_uid: int
+    status_id: int | None = None
+    kind: str = "status"
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of_status(cls, status: Mapping[str, Any]) -> Item:
+        return cls(author_uid=int(status["uid"]), status_id=int(status["id"]), fields=status)
+
+
+class Policy:
+    """The site's policy: every recipient may receive every item."""
+
+    def load(self, *, recipients: Collection[int | None], authors: Collection[int]) -> Any:
+        """The state ``allows`` needs for these recipients and authors, read in at most one round trip."""
+        return None
+
+    async def aload(self, *, recipients: Collection[int | None], authors: Collection[int]) -> Any:
+        """``load`` for the streams, off the event loop."""
+        return await sync_to_async(self.load, thread_sensitive=False)(recipients=recipients, authors=authors)
+
+    def allows(self, state: Any, *, recipient: int | None, item: Item) -> bool:
+        """Whether ``recipient`` (None: the public) may receive ``item``. Pure: no I/O."""
+        return True
+
+    def allows_all(self, state: Any) -> bool:
+        """True when ``state`` shows nothing that could refuse anything (no rule applies to the recipients and
+        authors it was loaded for), so a batch needs no decision per item. Pure: no I/O."""
+        return True
+
+
+@cache
+def _policy(path: str) -> Policy:
+    policy = import_string(path)()
+    if not isinstance(policy, Policy):
+        raise TypeError(f"{path} is not a timelines.policy.Policy")
+    return policy
+
+
+def get_policy() -> Policy:
+    """The process's policy (``settings.TIMELINES_POLICY``)."""
+    return _policy(settings.TIMELINES_POLICY)
+
+
+def allowed_recipients(*, item: Item, recipients: Sequence[int]) -> list[int]:
+    """The recipients of ``recipients`` that may receive ``item``, in order. One ``load`` for the batch."""
+    if not recipients:
+        return []
+    policy = get_policy()
+    state = policy.load(recipients=recipients, authors=(item.author_uid,))
+    if policy.allows_all(state):
+        return list(recipients)
+    return [recipient for recipient in recipients if policy.allows(state, recipient=recipient, item=item)]
+
+
+def visible_to(*, viewer: int | None, statuses: Sequence[S]) -> list[S]:
+    """The statuses of ``statuses`` that ``viewer`` (None: an anonymous reader) may see, in order."""
+    if not statuses:
+        return []
+    policy = get_policy()
+    state = policy.load(recipients=(viewer,), authors={int(status["uid"]) for status in statuses})
+    if policy.allows_all(state):
+        return list(statuses)
+    return [status for status in statuses if policy.allows(state, recipient=viewer, item=Item.of_status(status))]
+
+
+def may_see(*, viewer: int | None, status: Mapping[str, Any]) -> bool:
+    """Whether ``viewer`` may see one status (a post's own page)."""
+    return bool(visible_to(viewer=viewer, statuses=[status]))

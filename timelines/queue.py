@@ -1,0 +1,148 @@
+"""Enqueueing deferred work on RQ: the only module that puts jobs on the queue. It imports no service.
+
+Every job is one batch of a service and carries the cursor it resumes from: a delivery to more than
+``POSTS_PER_PASS`` followers or lists (book listing 8.7 and the exercise "Updating lists"), the clean-up of a
+deleted status from the same audience ("Cleaning out deleted IDs"), a refill of a home or list timeline
+("Refilling timelines"), and forgetting a deleted list in its members' list:out:{uid}. Jobs name their entry
+point in ``timelines.tasks`` by its dotted path, so this module never imports the services the tasks call
+(and the services, which enqueue, never import the tasks).
+
+Jobs are idempotent, so running one twice changes nothing; each is enqueued under the deterministic id its
+``*_job_id`` function builds, with ``unique=True``, so a re-run of a batch cannot start a second chain. A job
+that raises is retried (``Retry``); a job whose worker died is found by the worker's maintenance pass and
+retried as well (see ``timelines.worker``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import django_rq
+from rq import Retry
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job
+from rq.queue import Queue
+
+from socialsite.redis_client import get_job_redis
+
+QUEUE_NAME = "default"
+MAX_RETRIES = 10
+# Retry at once, then back off a little; a failing Redis gets a minute to come back before the job gives up.
+RETRY_INTERVALS = [0, 1, 2, 5, 10, 10, 10, 10, 10, 10]
+JOB_TIMEOUT_SECONDS = 300
+
+Cursor = tuple[float, str]
+
+
+def get_queue() -> Queue:
+    return django_rq.get_queue(QUEUE_NAME, connection=get_job_redis())
+
+
+def get_job(job_id: str) -> Job | None:
+    """The job stored under ``job_id``, or None when there is none (RQ's public ``Job.fetch``)."""
+    try:
+        return Job.fetch(job_id, connection=get_job_redis())
+    except NoSuchJobError:
+        return None
+
+
+def _enqueue(task: str, *, job_id: str, description: str, kwargs: dict[str, Any]) -> None:
+    # A re-run of the previous batch finds this one already queued or done and must not fork the chain.
+    with contextlib.suppress(DuplicateJobError):
+        get_queue().enqueue(
+            f"timelines.tasks.{task}",
+            kwargs=kwargs,
+            job_id=job_id,
+            unique=True,
+            retry=Retry(max=MAX_RETRIES, interval=RETRY_INTERVALS),
+            job_timeout=JOB_TIMEOUT_SECONDS,
+            description=description,
+        )
+
+
+# --- delivery and its clean-up -------------------------------------------------------------------------
+
+
+def delivery_job_id(*, audience: str, status_id: int, after: str) -> str:
+    """The id of the delivery batch of ``status_id`` to ``audience`` after target ``after``."""
+    prefix = "syndicate-" if audience == "followers" else f"syndicate-{audience}-"
+    return f"{prefix}{status_id}-after-{after}"
+
+
+def enqueue_delivery(*, audience: str, uid: int, status_id: int, posted: float, cursor: Cursor) -> None:
+    """Queue the next delivery batch of ``status_id`` to ``audience`` after ``cursor`` (score, member)."""
+    score, member = cursor
+    _enqueue(
+        "deliver",
+        job_id=delivery_job_id(audience=audience, status_id=status_id, after=member),
+        description=f"deliver status {status_id} to {audience} after {member}",
+        kwargs={
+            "audience": audience,
+            "uid": uid,
+            "status_id": status_id,
+            "posted": posted,
+            "cursor_score": score,
+            "cursor_member": member,
+        },
+    )
+
+
+def withdrawal_job_id(*, audience: str, status_id: int, after: str) -> str:
+    """The id of the clean-up batch removing deleted ``status_id`` from ``audience`` after ``after``."""
+    return f"clean-{audience}-{status_id}-after-{after}"
+
+
+def enqueue_withdrawal(*, audience: str, uid: int, status_id: int, cursor: Cursor) -> None:
+    """Queue the next batch cleaning deleted ``status_id`` out of ``audience`` after ``cursor``."""
+    score, member = cursor
+    _enqueue(
+        "withdraw",
+        job_id=withdrawal_job_id(audience=audience, status_id=status_id, after=member),
+        description=f"clean deleted status {status_id} out of {audience} after {member}",
+        kwargs={
+            "audience": audience,
+            "uid": uid,
+            "status_id": status_id,
+            "cursor_score": score,
+            "cursor_member": member,
+        },
+    )
+
+
+# --- refills -------------------------------------------------------------------------------------------
+
+
+def refill_job_id(*, run: int, after: str | None, uid: int | None = None, list_id: int | None = None) -> str:
+    target = f"home-{uid}" if list_id is None else f"list-{list_id}"
+    return f"refill-{target}-run-{run}" + ("" if after is None else f"-after-{after}")
+
+
+def enqueue_refill(*, run: int, cursor: Cursor | None, uid: int | None = None, list_id: int | None = None) -> None:
+    """Queue a step of refill run ``run`` of ``uid``'s home or list ``list_id``'s timeline, after ``cursor``."""
+    target = f"home {uid}" if list_id is None else f"list {list_id}"
+    score, member = cursor if cursor is not None else (None, None)
+    _enqueue(
+        "refill_timeline",
+        job_id=refill_job_id(run=run, after=member, uid=uid, list_id=list_id),
+        description=f"refill {target} (run {run})" + ("" if member is None else f" after {member}"),
+        kwargs={"uid": uid, "list_id": list_id, "run": run, "cursor_score": score, "cursor_member": member},
+    )
+
+
+# --- deleted lists -------------------------------------------------------------------------------------
+
+
+def forget_list_job_id(*, list_id: int, after: str) -> str:
+    return f"forget-list-{list_id}-after-{after}"
+
+
+def enqueue_forget_list(*, list_id: int, cursor: Cursor) -> None:
+    """Queue the next batch removing deleted list ``list_id`` from its members' list:out:{uid}."""
+    score, member = cursor
+    _enqueue(
+        "forget_user_list",
+        job_id=forget_list_job_id(list_id=list_id, after=member),
+        description=f"forget deleted list {list_id} in its members after {member}",
+        kwargs={"list_id": list_id, "cursor_score": score, "cursor_member": member},
+    )

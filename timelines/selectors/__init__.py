@@ -1,0 +1,52 @@
+"""Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home,
+profile and list timelines), ``statuses``, ``users``, ``follows``, ``suggestions`` and ``lists``.
+
+Selectors return plain records (``records.Status``, ``records.User``, ...) and never write. Whatever shows
+statuses to someone goes through the per-recipient policy (``timelines.policy``). The public API is
+re-exported here: ``selectors.get_status_messages(...)``.
+"""
+
+from __future__ import annotations
+
+from timelines.selectors.follows import (
+    get_followers,
+    get_following,
+    get_following_flags,
+    get_following_ids,
+    is_following,
+)
+from timelines.selectors.lists import (
+    get_list_choices,
+    get_list_members,
+    get_user_list,
+    get_user_lists,
+    is_list_member,
+)
+from timelines.selectors.statuses import get_status, status_exists
+from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
+from timelines.selectors.timelines import MAX_REFILL_READS, get_list_status_messages, get_status_messages
+from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_users
+
+__all__ = [
+    "MAX_REFILL_READS",
+    "SUGGESTION_SCAN",
+    "get_all_users",
+    "get_followers",
+    "get_following",
+    "get_following_flags",
+    "get_following_ids",
+    "get_list_choices",
+    "get_list_members",
+    "get_list_status_messages",
+    "get_status",
+    "get_status_messages",
+    "get_suggested_users",
+    "get_user",
+    "get_user_by_login",
+    "get_user_list",
+    "get_user_lists",
+    "get_users",
+    "is_following",
+    "is_list_member",
+    "status_exists",
+]

@@ -1,0 +1,61 @@
+"""Writes to the social graph (book 8.1 to 8.4 and the chapter's exercises), one module per concern.
+
+- ``users``: create and discard users;
+- ``statuses``: post and delete statuses;
+- ``delivery``: the one pipeline that takes a status to its audiences, through the per-recipient policy;
+- ``follows``: follow and unfollow;
+- ``lists``: named lists of users;
+- ``refill``: copying, removing, refilling and rebuilding timelines;
+- ``publishing``: typed events, after the write.
+
+Each service validates its input, makes the whole change through ``store`` and only then publishes its event.
+A change that spans users (a follow, a delivery, a list membership) is a sequence of idempotent single-slot
+steps (DESIGN.md), so a retry completes an interrupted change instead of doubling it. Arguments are
+keyword-only so two user ids cannot be swapped by accident; the names and keywords are the book's, including
+those of its exercise solutions. The public API is re-exported here: ``services.post_status(...)``.
+"""
+
+from __future__ import annotations
+
+from timelines.services.delivery import clean_timelines, syndicate_status
+from timelines.services.follows import follow_user, unfollow_user
+from timelines.services.lists import (
+    create_user_list,
+    delete_user_list,
+    follow_user_list,
+    forget_user_list,
+    rename_user_list,
+    unfollow_user_list,
+)
+from timelines.services.refill import RebuildResult, RefillStep, rebuild_timeline, refill_timeline, request_refill
+from timelines.services.statuses import create_status, delete_status, post_status
+from timelines.services.users import create_user, discard_user
+from timelines.validation import clean_list_name, clean_location, clean_login, clean_message, clean_name
+
+__all__ = [
+    "RebuildResult",
+    "RefillStep",
+    "clean_list_name",
+    "clean_location",
+    "clean_login",
+    "clean_message",
+    "clean_name",
+    "clean_timelines",
+    "create_status",
+    "create_user",
+    "create_user_list",
+    "delete_status",
+    "delete_user_list",
+    "discard_user",
+    "follow_user",
+    "follow_user_list",
+    "forget_user_list",
+    "post_status",
+    "rebuild_timeline",
+    "refill_timeline",
+    "rename_user_list",
+    "request_refill",
+    "syndicate_status",
+    "unfollow_user",
+    "unfollow_user_list",
+]

@@ -1,0 +1,253 @@
+"""Filling timelines from profiles: copying a newly followed author, removing an unfollowed one, refilling
+after a removal, and rebuilding (the book's exercise "Refilling timelines").
+
+A home timeline shows its owner and the people they follow; a list's timeline shows its members. Every
+entry written here passes the per-recipient policy (``timelines.policy``) for the timeline's reader: the
+home's owner, or the list's owner.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from timelines import exceptions, keys, limits, policy, queue, store
+from timelines.services.users import require_user
+
+Cursor = tuple[float, str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Timeline:
+    """A timeline that is filled from the profiles of a set of users: a home or a list's timeline."""
+
+    key: str
+    owner_key: str  # user:{uid} or list:{id}: writes stop once it is gone
+    sources: str  # following:{uid} or list:in:{id}
+    own_uid: int | None  # a home also shows its owner's own statuses
+    job_kwargs: dict[str, int]
+    list_id: int | None = None
+
+    def reader(self) -> int | None:
+        """Who reads this timeline, for the policy: the home's owner, or the list's owner (None once the list
+        is gone)."""
+        if self.list_id is None:
+            return self.own_uid
+        owners = store.lists.list_owners([self.list_id])
+        return owners[0]
+
+
+def _timeline(uid: int | None, list_id: int | None) -> _Timeline:
+    if (uid is None) == (list_id is None):
+        raise ValueError("Name either a user (their home timeline) or a list.")
+    if list_id is not None:
+        return _Timeline(
+            keys.list_timeline(list_id),
+            keys.user_list(list_id),
+            keys.list_members(list_id),
+            None,
+            {"list_id": list_id},
+            list_id,
+        )
+    assert uid is not None
+    return _Timeline(keys.home_timeline(uid), keys.user(uid), keys.following(uid), uid, {"uid": uid})
+
+
+def _allowed_entries(
+    reader: int | None, per_source: Sequence[tuple[int, Sequence[tuple[int, float]]]]
+) -> list[list[tuple[int, float]]]:
+    """For each (author, entries), the entries ``reader`` may receive; nothing when there is no reader."""
+    if reader is None:
+        return [[] for _ in per_source]
+    chooser = policy.get_policy()
+    state = chooser.load(recipients=(reader,), authors={author for author, _ in per_source})
+    if chooser.allows_all(state):
+        return [list(entries) for _, entries in per_source]
+    return [
+        [
+            (status_id, score)
+            for status_id, score in entries
+            if chooser.allows(state, recipient=reader, item=policy.Item(author_uid=author, status_id=status_id))
+        ]
+        for author, entries in per_source
+    ]
+
+
+def copy_author(*, author: int, uid: int | None = None, list_id: int | None = None) -> int:
+    """Copy ``author``'s latest ``HOME_TIMELINE_SIZE`` statuses into ``uid``'s home or list ``list_id``'s
+    timeline (trimmed), as a follow or a list add does; only while the timeline's owner exists. Returns how
+    many were new."""
+    timeline = _timeline(uid, list_id)
+    recent = store.timelines.timeline_entries(keys.profile_timeline(author), limit=limits.HOME_TIMELINE_SIZE)
+    [allowed] = _allowed_entries(timeline.reader(), [(author, recent)])
+    if not allowed:
+        return 0
+    return max(
+        0,
+        store.timelines.add_to_guarded_timeline(
+            timeline.owner_key, timeline.key, allowed, size=limits.HOME_TIMELINE_SIZE
+        ),
+    )
+
+
+def remove_author(*, author: int, uid: int | None = None, list_id: int | None = None) -> bool:
+    """Remove every status of ``author`` that can still be in ``uid``'s home or list ``list_id``'s timeline
+    (all those posted since its oldest entry, not only the latest 1,000), and queue a refill when that made
+    room. Returns whether anything was removed."""
+    timeline = _timeline(uid, list_id)
+    oldest = store.timelines.oldest_score(timeline.key)
+    if oldest is None:
+        return False
+    theirs = store.timelines.timeline_ids_since(keys.profile_timeline(author), oldest)
+    if not store.timelines.remove_from_timeline(timeline.key, theirs):
+        return False
+    request_refill(uid=uid, list_id=list_id)
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class RefillStep:
+    """What one refill step did: how many users' profiles it read, how many statuses were new to the timeline,
+    and the cursor the next step starts from (None when the refill is over)."""
+
+    sources: int
+    added: int
+    cursor: Cursor | None
+
+
+def request_refill(*, uid: int | None = None, list_id: int | None = None) -> int:
+    """Queue a refill of ``uid``'s home timeline or of list ``list_id``'s timeline and return its run number.
+
+    Returns at once; the refill runs as a chain of ``refill_timeline`` jobs. Starting a run supersedes any
+    older run of the same timeline still going (it stops at its next step), since the new run reads every
+    source again anyway.
+    """
+    timeline = _timeline(uid, list_id)
+    run = store.refill.start_refill_run(timeline.key)
+    queue.enqueue_refill(**timeline.job_kwargs, run=run, cursor=None)
+    return run
+
+
+def refill_timeline(
+    *,
+    uid: int | None = None,
+    list_id: int | None = None,
+    run: int | None = None,
+    cursor: Cursor | None = None,
+    full: bool = False,
+) -> RefillStep:
+    """One step of refilling a home (``uid``) or list (``list_id``) timeline from the profiles of the people it
+    shows: the next ``REFILL_USERS_STEP`` followees or members after ``cursor`` (a home's owner counts too).
+
+    The book's exercise solution ``refill_timeline``, batched: a step reads from each profile only statuses
+    newer than the timeline's ``HOME_TIMELINE_SIZE``-th entry (once it is full nothing older can make the cut),
+    at most ``HOME_TIMELINE_SIZE`` of them, keeps those the policy lets the timeline's reader receive, keeps
+    the newest ``HOME_TIMELINE_SIZE`` of the lot, adds them and trims, so the result is the newest statuses
+    of all sources whatever their number. Statuses of a source unfollowed (or removed from the list) or
+    deleted while the step ran are taken back out. Idempotent.
+
+    With ``run`` (a job of ``request_refill``), a step stops when a newer run exists and queues the next step
+    itself; without it the caller drives the steps (``rebuild_timeline``). A refill that starts on a full
+    timeline stops at once unless ``full`` is set. O(REFILL_USERS_STEP) profile reads in one round trip.
+    """
+    timeline = _timeline(uid, list_id)
+    if run is not None and store.refill.current_refill_run(timeline.key) != run:
+        return RefillStep(0, 0, None)
+    size = limits.HOME_TIMELINE_SIZE
+    floor = store.timelines.lowest_kept_score(timeline.key, size)
+    if cursor is None and floor is not None and not full:
+        return RefillStep(0, 0, None)
+    batch = store.graph.members_after(timeline.sources, cursor, limits.REFILL_USERS_STEP)
+    sources = [int(member) for member, _ in batch]
+    if cursor is None and timeline.own_uid is not None:
+        sources.append(timeline.own_uid)
+    read = store.timelines.profile_entries_newer_than(sources, floor, size)
+    per_source = _allowed_entries(timeline.reader(), list(zip(sources, read, strict=True)))
+    newest = heapq.nlargest(size, (entry for entries in per_source for entry in entries), key=lambda entry: entry[1])
+    added = (
+        store.timelines.add_to_guarded_timeline(timeline.owner_key, timeline.key, newest, size=size) if newest else 0
+    )
+    if added < 0:
+        return RefillStep(len(sources), 0, None)  # the list was deleted: nothing left to fill
+    if newest:
+        _withdraw_stale(timeline, sources, per_source, {status_id for status_id, _ in newest})
+    next_cursor = (batch[-1][1], batch[-1][0]) if len(batch) >= limits.REFILL_USERS_STEP else None
+    if run is not None and next_cursor is not None:
+        queue.enqueue_refill(**timeline.job_kwargs, run=run, cursor=next_cursor)
+    return RefillStep(len(sources), added, next_cursor)
+
+
+def _withdraw_stale(
+    timeline: _Timeline, sources: list[int], per_source: list[list[tuple[int, float]]], written: set[int]
+) -> None:
+    """Take back what a refill step just wrote from sources no longer followed (or members no longer listed)
+    and statuses deleted meanwhile. Checked after the write, so either this sees the unfollow or deletion, or
+    that change's own clean-up ran after the write and removed the entries."""
+    checked = [source for source in sources if source != timeline.own_uid]
+    left = {
+        source
+        for source, kept in zip(checked, store.graph.memberships(timeline.sources, checked), strict=True)
+        if not kept
+    }
+    stale = [
+        status_id
+        for source, entries in zip(sources, per_source, strict=True)
+        if source in left
+        for status_id, _ in entries
+        if status_id in written
+    ]
+    ids = sorted(written)
+    stale.extend(
+        status_id for status_id, exists in zip(ids, store.statuses.statuses_exist(ids), strict=True) if not exists
+    )
+    store.timelines.remove_from_timeline(timeline.key, stale)
+
+
+@dataclass(frozen=True, slots=True)
+class RebuildResult:
+    """What ``rebuild_timeline`` changed: entries dropped (deleted statuses, authors no longer followed or
+    listed), and the timeline's size before and after."""
+
+    removed: int
+    before: int
+    after: int
+
+
+def rebuild_timeline(
+    *, uid: int | None = None, list_id: int | None = None, on_step: Callable[[int], object] | None = None
+) -> RebuildResult:
+    """Rebuild a home (``uid``) or list (``list_id``) timeline from the profiles of the people it shows.
+
+    First drops entries that do not belong (deleted statuses, authors no longer followed or in the list, and
+    what the policy no longer lets the reader receive), then runs every refill step in this process, even on a
+    full timeline, so what is missing comes back. Safe while the site runs: every step is one of the
+    idempotent steps the refill jobs use, and new posts keep arriving by fan-out. ``on_step`` is called with
+    the number of profiles each step read (for a progress bar). Raises ``UnknownUser`` or ``UnknownList``.
+    """
+    timeline = _timeline(uid, list_id)
+    if list_id is not None and not store.lists.get_list(list_id):
+        raise exceptions.UnknownList()
+    if uid is not None:
+        require_user(uid)
+    ids = store.timelines.timeline_ids(timeline.key)
+    authors = store.statuses.status_authors(ids)
+    others = sorted({author for author in authors if author is not None and author != timeline.own_uid})
+    shown = {
+        author for author, kept in zip(others, store.graph.memberships(timeline.sources, others), strict=True) if kept
+    }
+    if timeline.own_uid is not None:
+        shown.add(timeline.own_uid)
+    entries = [(author, [(status_id, 0.0)]) for status_id, author in zip(ids, authors, strict=True) if author in shown]
+    allowed = {status_id for kept in _allowed_entries(timeline.reader(), entries) for status_id, _ in kept}
+    dropped = [status_id for status_id in ids if status_id not in allowed]
+    store.timelines.remove_from_timeline(timeline.key, dropped)
+    cursor: Cursor | None = None
+    while True:
+        step = refill_timeline(uid=uid, list_id=list_id, cursor=cursor, full=True)
+        if on_step is not None:
+            on_step(step.sources)
+        if step.cursor is None:
+            break
+        cursor = step.cursor
+    return RebuildResult(removed=len(dropped), before=len(ids), after=store.timelines.timeline_size(timeline.key))

@@ -1,0 +1,57 @@
+"""Creating and discarding users in Redis (book 8.1.1). Credentials live in SQL (``accounts``)."""
+
+from __future__ import annotations
+
+import time
+
+from timelines import exceptions, store
+from timelines.validation import clean_login, clean_name
+
+
+def require_user(uid: int) -> dict[str, str]:
+    """The user hash of ``uid``; raises ``UnknownUser`` when there is none."""
+    fields = store.users.get_user(uid)
+    if not fields:
+        raise exceptions.UnknownUser()
+    return fields
+
+
+def require_users(*uids: int) -> None:
+    """Raise ``UnknownUser`` unless every one of ``uids`` exists (one round trip)."""
+    for fields in store.users.get_users(list(uids)):
+        if not fields:
+            raise exceptions.UnknownUser()
+
+
+def create_user(*, login: str, name: str) -> int:
+    """Create a user and return their uid (book listing 8.1).
+
+    Logins are unique case-insensitively: the lowercased login is claimed with HSETNX, so of two racing
+    sign-ups exactly one wins and the other gets ``LoginTaken``. The user hash is written before the claim
+    and removed again by a loser, so a claimed login always points at a complete user.
+    """
+    login = clean_login(login)
+    name = clean_name(name)
+    lowered = login.lower()
+    if store.users.get_uid_by_login(lowered) is not None:
+        raise exceptions.LoginTaken()
+    uid = store.users.next_user_id()
+    store.users.write_user(
+        uid,
+        {"login": login, "id": uid, "name": name, "followers": 0, "following": 0, "posts": 0, "signup": time.time()},
+    )
+    if not store.users.claim_login(lowered, uid):
+        store.users.delete_user(uid)
+        raise exceptions.LoginTaken()
+    return uid
+
+
+def discard_user(*, uid: int) -> None:
+    """Remove a user created moments ago whose sign-up failed in another store (no posts, no follows yet).
+
+    Releases the login only if it still maps to ``uid``. Idempotent.
+    """
+    fields = store.users.get_user(uid)
+    if fields.get("login"):
+        store.users.release_login(fields["login"].lower(), uid)
+    store.users.delete_user(uid)

@@ -1,0 +1,121 @@
+"""Sets of ids with a counter beside them: followers/following, list members, a user's lists.
+
+See ``timelines.store`` for the rules every store module follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from socialsite.redis_client import get_redis
+from timelines import keys
+from timelines.store.lua import script as _script
+
+
+def graph_add(set_key: str, user_key: str, member: int, score: float, counter: str) -> int:
+    """Add ``member`` to a followers/following set and reset the counter (1 added, 0 already, -1 no user)."""
+    return int(_script("graph_add")(keys=[set_key, user_key], args=[member, repr(score), counter]))
+
+
+def graph_remove(set_key: str, user_key: str, member: int, counter: str) -> int:
+    """Remove ``member`` from a followers/following set and reset the counter (1 removed, 0 absent)."""
+    return int(_script("graph_remove")(keys=[set_key, user_key], args=[member, counter]))
+
+
+def graph_remove_many(pairs: Sequence[tuple[str, str]], member: int, counter: str) -> None:
+    """``graph_remove`` of one member from many (set, counter hash) pairs, each its own single-slot script.
+    One pipelined round trip; idempotent."""
+    if not pairs:
+        return
+    client = get_redis()
+    script = _script("graph_remove", client)
+    with client.pipeline(transaction=False) as pipe:
+        for set_key, hash_key in pairs:
+            script(keys=[set_key, hash_key], args=[member, counter], client=pipe)
+        pipe.execute()
+
+
+def followers_after(uid: int, cursor: tuple[float, str] | None, count: int) -> list[tuple[str, float]]:
+    """The next ``count`` followers of ``uid`` after ``cursor`` (score, member) in ZSET order."""
+    return members_after(keys.followers(uid), cursor, count)
+
+
+def members_after(key: str, cursor: tuple[float, str] | None, count: int) -> list[tuple[str, float]]:
+    """The next ``count`` (member, score) pairs of any ZSET after ``cursor`` (score, member), in ZSET order:
+    followers:{uid}, following:{uid}, list:in:{id} or list:out:{uid} (scripts/followers_after.lua)."""
+    score, member = ("-inf", "") if cursor is None else (repr(cursor[0]), cursor[1])
+    flat = _script("followers_after")(keys=[key], args=[score, member, count])
+    return [(flat[i], float(flat[i + 1])) for i in range(0, len(flat), 2)]
+
+
+def set_add_capped(set_key: str, hash_key: str, member: int, score: float, counter: str, limit: int) -> int:
+    """Add ``member`` to a set of limited size and reset its counter (1 added, 0 already, -1 no hash,
+    -2 full); scripts/set_add_capped.lua."""
+    return int(_script("set_add_capped")(keys=[set_key, hash_key], args=[member, repr(score), counter, limit]))
+
+
+def recount(set_key: str, hash_key: str, counter: str) -> int:
+    """Set a counter from the size of the set it counts; -1 if the hash does not exist."""
+    return int(_script("recount")(keys=[set_key, hash_key], args=[counter]))
+
+
+def set_members(key: str, *, offset: int, count: int) -> list[int]:
+    """Members of a followers/following set, most recent first."""
+    return [int(member) for member in get_redis().zrevrange(key, offset, offset + count - 1)]
+
+
+def set_size(key: str) -> int:
+    return int(get_redis().zcard(key))
+
+
+def memberships(key: str, members: Sequence[int]) -> list[bool]:
+    """Whether each of ``members`` is in the set at ``key`` (one ZMSCORE)."""
+    if not members:
+        return []
+    return [score is not None for score in get_redis().zmscore(key, [str(member) for member in members])]
+
+
+def member_scores(key: str, members: Sequence[int | str]) -> list[float | None]:
+    """The score of each of ``members`` in the set at ``key``, None where absent (one ZMSCORE)."""
+    if not members:
+        return []
+    return get_redis().zmscore(key, [str(member) for member in members])
+
+
+def member_in_each(set_keys: Sequence[str], member: int | str) -> list[bool]:
+    """Whether ``member`` is in each of ``set_keys``, in order. One pipelined round trip."""
+    if not set_keys:
+        return []
+    with get_redis().pipeline(transaction=False) as pipe:
+        for key in set_keys:
+            pipe.zscore(key, member)
+        return [score is not None for score in pipe.execute()]
+
+
+def set_entries(key: str) -> list[tuple[int, float]]:
+    """Every (member, score) of a set of ids, in ZSET order."""
+    return [(int(member), score) for member, score in get_redis().zrange(key, 0, -1, withscores=True)]
+
+
+def set_sizes(set_keys: Sequence[str]) -> list[int]:
+    """ZCARD of each key, in order. One pipelined round trip."""
+    if not set_keys:
+        return []
+    with get_redis().pipeline(transaction=False) as pipe:
+        for key in set_keys:
+            pipe.zcard(key)
+        return [int(size) for size in pipe.execute()]
+
+
+def keys_exist(names: Sequence[str]) -> list[bool]:
+    """Whether each key exists, in order. One pipelined round trip."""
+    if not names:
+        return []
+    with get_redis().pipeline(transaction=False) as pipe:
+        for name in names:
+            pipe.exists(name)
+        return [bool(found) for found in pipe.execute()]
+
+
+def delete_keys(*names: str) -> None:
+    get_redis().delete(*names)

@@ -1,0 +1,86 @@
+"""Status hashes and the author's side of a status: ids, writing, reading, deleting (``keys.statuses``).
+
+See ``timelines.store`` for the rules every store module follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from socialsite.redis_client import get_redis
+from timelines import keys, limits
+from timelines.store.lua import script as _script
+
+
+def next_status_id() -> tuple[int, int]:
+    """A new status id and its posted time in microseconds, both strictly increasing (one script)."""
+    status_id, micros = _script("next_status_id")(keys=[keys.STATUS_ID_COUNTER])
+    return int(status_id), int(micros)
+
+
+def write_status(status_id: int, fields: dict[str, str | int | float]) -> None:
+    get_redis().hset(keys.status(status_id), mapping=fields)
+
+
+def add_to_profile(uid: int, status_id: int, posted: float) -> int:
+    """Add a status to its author's profile and home (trimmed) and reset ``posts``; -1 if no such user."""
+    return int(
+        _script("add_to_profile")(
+            keys=[keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)],
+            args=[status_id, repr(posted), limits.HOME_TIMELINE_SIZE],
+        )
+    )
+
+
+def get_status(status_id: int) -> dict[str, str]:
+    return get_redis().hgetall(keys.status(status_id))
+
+
+def get_statuses(status_ids: Sequence[int | str]) -> list[dict[str, str]]:
+    """Status hashes for ``status_ids``, in order; a deleted status gives ``{}``. One pipelined round trip."""
+    if not status_ids:
+        return []
+    with get_redis().pipeline(transaction=False) as pipe:
+        for status_id in status_ids:
+            pipe.hgetall(keys.status(status_id))  # ints, or digit strings straight from Redis
+        return pipe.execute()
+
+
+def status_exists(status_id: int) -> bool:
+    return bool(get_redis().exists(keys.status(status_id)))
+
+
+def statuses_exist(status_ids: Sequence[int | str]) -> list[bool]:
+    """Whether each status hash still exists, in order. One pipelined round trip."""
+    if not status_ids:
+        return []
+    with get_redis().pipeline(transaction=False) as pipe:
+        for status_id in status_ids:
+            pipe.exists(keys.status(int(status_id)))
+        return [bool(found) for found in pipe.execute()]
+
+
+def status_authors(status_ids: Sequence[int | str]) -> list[int | None]:
+    """The author uid of each status, or None where the status hash is gone. One pipelined round trip."""
+    if not status_ids:
+        return []
+    with get_redis().pipeline(transaction=False) as pipe:
+        for status_id in status_ids:
+            pipe.hget(keys.status(int(status_id)), "uid")
+        return [int(uid) if uid is not None else None for uid in pipe.execute()]
+
+
+def delete_status_if_owner(status_id: int, uid: int) -> tuple[str, dict[str, str]]:
+    """Delete ``status:{id}`` if ``uid`` wrote it. Returns ("deleted", old fields), ("missing", {}) or
+    ("not_owner", {})."""
+    reply = _script("delete_status")(keys=[keys.status(status_id)], args=[uid])
+    outcome, flat = reply[0], reply[1:]
+    return outcome, dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def remove_from_author(uid: int, status_id: int) -> int:
+    return int(
+        _script("remove_from_author")(
+            keys=[keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)], args=[status_id]
+        )
+    )

@@ -1,0 +1,36 @@
+"""Job entry points run by RQ workers (``python manage.py rqworker``): each calls one service batch.
+
+``timelines.queue`` enqueues these by dotted path; each job carries its cursor as two plain values (score and
+member) so its arguments stay JSON-friendly and readable in the RQ dashboard. See ``timelines.queue`` for
+retries and uniqueness.
+"""
+
+from __future__ import annotations
+
+from timelines.services import delivery, lists, refill
+
+
+def deliver(*, audience: str, uid: int, status_id: int, posted: float, cursor_score: float, cursor_member: str) -> int:
+    """One delivery batch. ``delivery.deliver`` notices a status deleted meanwhile, takes it back out of the
+    batch's timelines and ends the chain."""
+    return delivery.deliver(
+        audience=audience, uid=uid, status_id=status_id, posted=posted, cursor=(cursor_score, cursor_member)
+    )
+
+
+def withdraw(*, audience: str, uid: int, status_id: int, cursor_score: float, cursor_member: str) -> int:
+    """One clean-up batch of a deleted status."""
+    return delivery.withdraw(audience=audience, uid=uid, status_id=status_id, cursor=(cursor_score, cursor_member))
+
+
+def refill_timeline(
+    *, uid: int | None, list_id: int | None, run: int, cursor_score: float | None, cursor_member: str | None
+) -> int:
+    """One refill step; the step queues the next one itself."""
+    cursor = None if cursor_member is None or cursor_score is None else (cursor_score, cursor_member)
+    return refill.refill_timeline(uid=uid, list_id=list_id, run=run, cursor=cursor).added
+
+
+def forget_user_list(*, list_id: int, cursor_score: float, cursor_member: str) -> int:
+    """One batch of forgetting a deleted list."""
+    return lists.forget_user_list(list_id=list_id, cursor=(cursor_score, cursor_member))

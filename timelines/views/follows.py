@@ -1,0 +1,54 @@
+"""Follow and Unfollow: a form post answered with a redirect, or with htmx the button and fresh counts."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from timelines import exceptions, selectors, services
+from timelines.views.params import announce, next_url, user_or_404, wants_fragment
+
+
+def _change_follow(request: HttpRequest, login: str, *, follow: bool) -> HttpResponse:
+    other = user_or_404(login)
+    uid = request.user.uid
+    try:
+        if follow:
+            changed = services.follow_user(uid=uid, other_uid=other.id)
+        else:
+            changed = services.unfollow_user(uid=uid, other_uid=other.id)
+    except exceptions.CannotFollowSelf as error:
+        if wants_fragment(request):
+            context = {"target": other, "following": False, "error": error.message}
+            return render(request, "timelines/_follow_result.html", context, status=400)
+        return render(request, "error.html", {"message": error.message}, status=400)
+    except exceptions.UnknownUser:
+        raise Http404(exceptions.UNKNOWN_USER) from None
+    verb = "now follow" if follow else "no longer follow"
+    if wants_fragment(request):
+        context = {
+            # Fresh counts: the follower count on the page changes with this click.
+            "target": selectors.get_user(uid=other.id),
+            "following": follow,
+            "with_counts": bool(request.POST.get("counts")),
+        }
+        return announce(render(request, "timelines/_follow_result.html", context), f"You {verb} @{other.login}.")
+    if changed:
+        messages.success(request, f"You {verb} @{other.login}.")
+    return redirect(next_url(request, reverse("timelines:profile", args=[other.login])))
+
+
+@login_required
+@require_POST
+def follow(request: HttpRequest, login: str) -> HttpResponse:
+    return _change_follow(request, login, follow=True)
+
+
+@login_required
+@require_POST
+def unfollow(request: HttpRequest, login: str) -> HttpResponse:
+    return _change_follow(request, login, follow=False)

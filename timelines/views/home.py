@@ -1,0 +1,80 @@
+"""The home page: the compose box, the viewer's home timeline (live on its newest page), suggestions; and
+posting from it. Anonymous visitors get the landing page."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from timelines import exceptions, limits, selectors, services
+from timelines.forms import PostForm
+from timelines.views.params import announce, query_int, wants_fragment
+from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
+
+SUGGESTIONS = 5
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "timelines/landing.html")
+    return _render_home(request, PostForm())
+
+
+def _render_home(request: HttpRequest, form: PostForm, status: int = 200) -> HttpResponse:
+    uid = request.user.uid
+    max_id = query_int(request, "max_id")
+    statuses = selectors.get_status_messages(uid=uid, timeline="home", max_id=max_id, count=PAGE_SIZE)
+    if wants_fragment(request) and max_id:
+        return timeline_response(request, "timelines/home.html", timeline_context(statuses))
+    me = selectors.get_user(uid=uid)
+    first_page = max_id is None
+    newest = statuses[0]["id"] if statuses else 0
+    context = {
+        "me": me,
+        "form": form,
+        "max_message_length": limits.MAX_MESSAGE_LENGTH,
+        # Only the newest page follows the stream; older pages stay as they were when read.
+        "live_url": f"/{settings.LIVE_HOME_PATH}?since_id={newest}" if first_page else "",
+        "suggestions": (
+            selectors.get_suggested_users(uid=uid, count=SUGGESTIONS)
+            if first_page and (me.following == 0 or not statuses)
+            else []
+        ),
+        **timeline_context(statuses),
+    }
+    response = timeline_response(request, "timelines/home.html", context)
+    response.status_code = status
+    return response
+
+
+def _compose_fragment(request: HttpRequest, form: PostForm, *, status: int = 200, **extra: object) -> HttpResponse:
+    context = {"form": form, "max_message_length": limits.MAX_MESSAGE_LENGTH, **extra}
+    return render(request, "timelines/_compose_result.html", context, status=status)
+
+
+@login_required
+@require_POST
+def compose(request: HttpRequest) -> HttpResponse:
+    form = PostForm(request.POST)
+    if form.is_valid():
+        uid = request.user.uid
+        try:
+            status_id = services.post_status(uid=uid, message=form.cleaned_data["message"])
+        except (exceptions.InvalidMessage, exceptions.InvalidStatusData) as error:
+            form.add_error("message", error.message)
+        else:
+            if wants_fragment(request):
+                response = _compose_fragment(
+                    request, PostForm(), posted=selectors.get_status(status_id=status_id), focus=True
+                )
+                return announce(response, "Posted.")
+            messages.success(request, "Posted.")
+            return redirect("timelines:home")
+    if wants_fragment(request):
+        return _compose_fragment(request, form, status=400)
+    return _render_home(request, form, status=400)
