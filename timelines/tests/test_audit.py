@@ -119,36 +119,88 @@ def _zombie_in_profile(n: dict) -> None:
     store.statuses.delete_status_if_owner(n["statuses"][n["bob"]], n["bob"])
 
 
-DAMAGE: dict[str, tuple[Callable[[dict], None], str]] = {
-    "user counter": (_drift_user_counter, "counters"),
-    "list counter": (_drift_list_counter, "counters"),
-    "half follow": (_half_follow, "follower/following symmetry"),
-    "half unfollow": (_half_unfollow, "follower/following symmetry"),
-    "half list add": (_half_list_add, "list member symmetry"),
-    "stale list membership": (_stale_list_membership, "list member symmetry"),
-    "list missing from its owner": (_list_missing_from_owner, "list ownership"),
-    "owner lists a list never written": (_index_of_a_list_never_written, "list ownership"),
-    "interrupted list delete": (_interrupted_list_delete, "deleted-list leftovers"),
-    "overfull home": (_overfull_home, "timeline sizes"),
-    "zombie in a home": (_zombie_in_home, "zombie ids"),
-    "zombie in a list": (_zombie_in_list, "zombie ids"),
-    "zombie in a profile": (_zombie_in_profile, "zombie ids"),
+def _healthy(healthy: dict, n: dict) -> None:
+    """The repair put back exactly what the services had written."""
+    assert snapshot() == healthy
+
+
+def _healthy_with_counters(healthy: dict, n: dict) -> None:
+    """As ``_healthy``, where a repair may also write a counter that was absent as its value, 0."""
+    after = snapshot()
+    for key, value in after.items():
+        if isinstance(value, dict) and key in healthy:
+            added = {field: count for field, count in value.items() if field not in healthy[key]}
+            assert set(added.values()) <= {"0"}, (key, added)
+            after[key] = {field: count for field, count in value.items() if field not in added}
+    assert after == healthy
+
+
+def _follow_completed(healthy: dict, n: dict) -> None:
+    assert selectors.is_following(uid=n["carol"], other_uid=n["bob"])
+    assert [user.id for user in selectors.get_followers(uid=n["bob"])] == [n["carol"]]
+    assert (selectors.get_user(uid=n["carol"]).following, selectors.get_user(uid=n["bob"]).followers) == (2, 1)
+
+
+def _unfollow_completed(healthy: dict, n: dict) -> None:
+    assert [user.id for user in selectors.get_followers(uid=n["alice"])] == [n["carol"]]
+    assert (selectors.get_user(uid=n["alice"]).followers, selectors.get_user(uid=n["bob"]).following) == (1, 0)
+
+
+def _list_delete_completed(healthy: dict, n: dict) -> None:
+    assert not get_redis().exists(keys.list_members(n["list"]))
+    assert not get_redis().exists(keys.listed_in(n["bob"]))
+    assert (selectors.get_user(uid=n["alice"]).lists, selectors.get_user(uid=n["bob"]).listed) == (0, 0)
+
+
+def _home_trimmed(healthy: dict, n: dict) -> None:
+    home = get_redis().zrevrange(keys.home_timeline(n["bob"]), 0, -1)
+    assert len(home) == limits.HOME_TIMELINE_SIZE
+    assert str(n["statuses"][n["bob"]]) not in home  # the oldest entry went
+
+
+def _status_delete_completed(healthy: dict, n: dict) -> None:
+    gone = str(n["statuses"][n["bob"]])
+    assert get_redis().zscore(keys.profile_timeline(n["bob"]), gone) is None
+    assert get_redis().zscore(keys.home_timeline(n["bob"]), gone) is None
+    assert get_redis().zscore(keys.list_timeline(n["list"]), gone) is None
+    assert selectors.get_user(uid=n["bob"]).posts == 0
+
+
+Repaired = Callable[[dict, dict], None]
+# damage -> (how to inflict it, the check that finds it, how many problems it is, the state after --fix)
+DAMAGE: dict[str, tuple[Callable[[dict], None], str, int, Repaired]] = {
+    "user counter": (_drift_user_counter, "counters", 1, _healthy),
+    "list counter": (_drift_list_counter, "counters", 1, _healthy),
+    "half follow": (_half_follow, "follower/following symmetry", 1, _follow_completed),
+    "half unfollow": (_half_unfollow, "follower/following symmetry", 1, _unfollow_completed),
+    "half list add": (_half_list_add, "list member symmetry", 1, _healthy),
+    "stale list membership": (_stale_list_membership, "list member symmetry", 1, _healthy_with_counters),
+    "list missing from its owner": (_list_missing_from_owner, "list ownership", 1, _healthy),
+    "owner lists a list never written": (_index_of_a_list_never_written, "list ownership", 1, _healthy_with_counters),
+    "interrupted list delete": (_interrupted_list_delete, "deleted-list leftovers", 1, _list_delete_completed),
+    "overfull home": (_overfull_home, "timeline sizes", 1, _home_trimmed),
+    "zombie in a home": (_zombie_in_home, "zombie ids", 1, _healthy),
+    "zombie in a list": (_zombie_in_list, "zombie ids", 1, _healthy),
+    # Its profile, its author's home and the list bob is in.
+    "zombie in a profile": (_zombie_in_profile, "zombie ids", 3, _status_delete_completed),
 }
 
 
 @pytest.mark.parametrize("damage", list(DAMAGE))
 def test_the_audit_finds_each_kind_of_damage_and_fixes_it_only_when_told(network, damage):
-    inflict, check = DAMAGE[damage]
+    inflict, check, problems, repaired = DAMAGE[damage]
+    healthy = snapshot()
     inflict(network)
     before = snapshot()
 
     dry = audit_output()
-    assert problems_in(dry, check) >= 1
+    assert problems_in(dry, check) == problems
     assert "Dry run: nothing was changed" in dry
     assert snapshot() == before
 
     fixed = audit_output("--fix")
-    assert problems_in(fixed, check) >= 1 and "Repaired" in fixed
+    assert problems_in(fixed, check) == problems and "Repaired" in fixed
+    repaired(healthy, network)
     assert "No problems found." in audit_output()
 
 

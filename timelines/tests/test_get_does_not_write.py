@@ -1,0 +1,49 @@
+"""GET requests never write: not to Redis, not to SQL. A profile is made at sign-up and log-in, not by pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import User
+from socialsite.redis_client import get_redis
+from timelines import services
+from timelines.tests.test_views import PASSWORD, logged_in
+
+pytestmark = pytest.mark.django_db
+
+WRITE_COMMANDS = {
+    "set", "del", "unlink", "expire", "incr", "incrby", "hset", "hsetnx", "hdel", "hincrby", "zadd", "zrem",
+    "zremrangebyrank", "zremrangebyscore", "zincrby", "sadd", "srem", "lpush", "rpush", "lmove", "publish",
+    "eval", "evalsha",
+}  # fmt: skip
+
+
+def redis_commands() -> set[str]:
+    """The commands Redis ran since the last CONFIG RESETSTAT."""
+    return {name.removeprefix("cmdstat_") for name in get_redis().info("commandstats")}
+
+
+def test_pages_read_without_writing(alice):
+    client, uid = logged_in("reader")
+    services.follow_user(uid=uid, other_uid=alice)
+    services.post_status(uid=alice, message="something to read")
+    list_id = services.create_user_list(uid=uid, name="Reading")
+    get_redis().config_resetstat()
+    with CaptureQueriesContext(connection) as queries:
+        for path in ("/", "/@alice", "/@alice/followers", "/@reader/following", "/@reader/lists", f"/lists/{list_id}"):
+            assert client.get(path).status_code == 200, path
+        assert Client().get("/@alice").status_code == 200
+    assert redis_commands() & WRITE_COMMANDS == set()
+    assert not [q["sql"] for q in queries.captured_queries if not q["sql"].lstrip().upper().startswith("SELECT")]
+
+
+def test_an_account_made_without_a_profile_gets_one_when_it_logs_in():
+    User.objects.create_superuser(username="root", password=PASSWORD)
+    client = Client()
+    assert client.login(username="root", password=PASSWORD)
+    user = User.objects.get(username="root")
+    assert user.uid is not None
+    assert b"@root" in client.get("/").content
