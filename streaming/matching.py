@@ -11,10 +11,10 @@ An event (a posted or deleted status) is offered to subscriptions registered und
 - ``geo:<lat cell>:<lon cell>``: events located in that cell of a ``GEO_CELL_DEGREES`` grid (the ``locations``
   filter registers the cells its boxes touch); ``GEO``: every event carrying a location.
 
-Words are lowercased and split on whitespace; punctuation around a word is ignored, inside it kept, so
-"Redis," "(redis)" "#redis" and "redis" are one word while "can't" and "node.js" stay whole. Track phrases
-are tokenized by the same ``words`` function, which is what makes the index exact: a phrase can only match
-an event that carries its indexed word.
+Words are ``timelines.text.words``: lowercased and split on whitespace; punctuation around a word is ignored,
+inside it kept, so "Redis," "(redis)" "#redis" and "redis" are one word while "can't" and "node.js" stay
+whole. Track phrases are tokenized by the same ``words`` function, which is what makes the index exact: a
+phrase can only match an event that carries its indexed word.
 
 Tokenizing a message costs the same for every subscriber, so on a ``StreamEvent`` it is done once and
 cached on the event.
@@ -23,20 +23,15 @@ cached on the event.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from streaming.events import StreamEvent
+from timelines import text
 
 ALL = "*"
 GEO = "geo"
 GEO_CELL_DEGREES = 10
-
-# Punctuation that may surround a word ("(redis)", "redis!", "“redis”", "#redis", "@ada"); inner punctuation
-# stays ("can't", "node.js").
-_SURROUNDING = "\"'`.,;:!?()[]{}<>«»\u201c\u201d\u2018\u2019\u2026-\u2013\u2014*_~|/\\#@$%&"
-_MENTION = re.compile(r"@([A-Za-z0-9_]+)")
 
 
 def author_key(uid: int) -> str:
@@ -59,19 +54,13 @@ def geo_cell_key(lat_cell: int, lon_cell: int) -> str:
     return f"geo:{lat_cell}:{lon_cell}"
 
 
-def words(text: str) -> set[str]:
-    """The distinct words of ``text``: lowercased, split on whitespace, outer punctuation stripped."""
-    found = set()
-    for token in text.lower().split():
-        token = token.strip(_SURROUNDING)
-        if token:
-            found.add(token)
-    return found
+# One tokenizer for the stream filters, the search index and the pages (timelines.text).
+words = text.words
 
 
-def mentions(text: str) -> set[str]:
-    """Lowercased logins mentioned as ``@login`` in ``text``."""
-    return {login.lower() for login in _MENTION.findall(text)}
+def mentions(message: str) -> set[str]:
+    """Lowercased logins mentioned as ``@login`` in ``message`` (``timelines.text.mentioned_logins``)."""
+    return set(text.mentioned_logins(message))
 
 
 def _cached(event: dict[str, Any], name: str, compute: Any) -> Any:
