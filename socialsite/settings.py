@@ -99,6 +99,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "socialsite.context_processors.viewer",
+                "timelines.context_processors.notifications",
             ],
         },
     },

@@ -4,6 +4,12 @@ Every event is one JSON object with a ``type`` and a version ``v``; the rest dep
 
     {"type": "status.created", "v": 1, "status": {<the status exactly as stored>}}
     {"type": "status.deleted", "v": 1, "status": {<the deleted status as it was stored>}}
+    {"type": "notification.created", "v": 1, "uid": 42, "unread": 3}
+    {"type": "notifications.changed", "v": 1, "uid": 42, "unread": 0}
+
+A repost is a status of its own; its event carries the original status in place of the ``repost_of`` id, so a
+stream can show (and filter on) what was reposted. ``notification.created`` tells the pages of user ``uid``
+their new unread count; ``notifications.changed`` does the same after they were read or removed.
 
 A status travels as stored (its extra fields first, then message, posted, id, uid, login, name), with ``id``
 and ``uid`` as integers and ``posted`` as a float; a deletion carries the whole status so that filters can
@@ -22,7 +28,11 @@ VERSION = 1
 STATUS_CREATED = "status.created"
 STATUS_DELETED = "status.deleted"
 
+NOTIFICATION_CREATED = "notification.created"
+NOTIFICATIONS_CHANGED = "notifications.changed"
+
 STATUS_TYPES = frozenset({STATUS_CREATED, STATUS_DELETED})
+NOTIFICATION_TYPES = frozenset({NOTIFICATION_CREATED, NOTIFICATIONS_CHANGED})
 
 
 class InvalidEvent(ValueError):
@@ -42,6 +52,14 @@ def status_deleted(status: Mapping[str, Any]) -> str:
     return encode(STATUS_DELETED, status=dict(status))
 
 
+def notification_created(*, uid: int, unread: int) -> str:
+    return encode(NOTIFICATION_CREATED, uid=uid, unread=unread)
+
+
+def notifications_changed(*, uid: int, unread: int) -> str:
+    return encode(NOTIFICATIONS_CHANGED, uid=uid, unread=unread)
+
+
 def decode(message: str | bytes) -> dict[str, Any]:
     """One published event as a dict with at least ``type`` (str) and ``v`` (int).
 
@@ -58,6 +76,8 @@ def decode(message: str | bytes) -> dict[str, Any]:
         status = event.get("status")
         if not isinstance(status, dict) or not _is_int(status.get("id")) or not _is_int(status.get("uid")):
             raise InvalidEvent("a status event carries a status with integer id and uid")
+    elif event["type"] in NOTIFICATION_TYPES and not (_is_int(event.get("uid")) and _is_int(event.get("unread"))):
+        raise InvalidEvent("a notification event carries integer uid and unread")
     return event
 
 

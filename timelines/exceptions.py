@@ -19,6 +19,7 @@ UNKNOWN_LIST = "No such list."
 NOT_LIST_OWNER = "Only the owner of a list can change it."
 INVALID_LIST_NAME = f"List names are 1 to {limits.MAX_LIST_NAME_LENGTH} characters."
 TOO_MANY_LISTS = f"You can have at most {limits.MAX_LISTS_PER_USER} lists; delete one first."
+CANNOT_REPOST = "This post cannot be reposted."
 LIST_FULL = f"A list can hold at most {limits.MAX_LIST_MEMBERS} people."
 
 
@@ -86,3 +87,7 @@ class TooManyLists(TimelineError):
 
 class ListFull(TimelineError):
     default_message = LIST_FULL
+
+
+class CannotRepost(TimelineError):
+    default_message = CANNOT_REPOST

@@ -16,6 +16,15 @@ class PostForm(forms.Form):
     )
 
 
+class ReplyForm(forms.Form):
+    message = forms.CharField(
+        label="Your reply",
+        max_length=limits.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH}),
+    )
+
+
 class ListNameForm(forms.Form):
     name = forms.CharField(
         label="List name",

@@ -36,3 +36,12 @@ MAX_PAGE_SIZE = 200
 
 # Ids and cursors are below 2**53, so they survive a round trip through JavaScript and JSON unchanged.
 MAX_ID = 2**53
+
+# Conversations: a thread keeps the shape of at most this many replies; a post page walks up at most this many
+# ancestors and indents replies at most this deep (deeper ones line up with the last level).
+MAX_THREAD_SIZE = 10_000
+MAX_ANCESTORS = 40
+MAX_REPLY_DEPTH = 3
+
+# Notifications kept per user (Mastodon keeps months in SQL; a Redis feed keeps the newest), trimmed on insert.
+MAX_NOTIFICATIONS = 500

@@ -70,8 +70,11 @@ def delivery_job_id(*, audience: str, status_id: int, after: str) -> str:
     return f"{prefix}{status_id}-after-{after}"
 
 
-def enqueue_delivery(*, audience: str, uid: int, status_id: int, posted: float, cursor: Cursor) -> None:
-    """Queue the next delivery batch of ``status_id`` to ``audience`` after ``cursor`` (score, member)."""
+def enqueue_delivery(
+    *, audience: str, uid: int, status_id: int, posted: float, cursor: Cursor, repost_of: int | None = None
+) -> None:
+    """Queue the next delivery batch of ``status_id`` (a repost of ``repost_of``, when set) to ``audience``
+    after ``cursor`` (score, member)."""
     score, member = cursor
     _enqueue(
         "deliver",
@@ -84,6 +87,7 @@ def enqueue_delivery(*, audience: str, uid: int, status_id: int, posted: float, 
             "posted": posted,
             "cursor_score": score,
             "cursor_member": member,
+            "repost_of": repost_of,
         },
     )
 
@@ -93,8 +97,11 @@ def withdrawal_job_id(*, audience: str, status_id: int, after: str) -> str:
     return f"clean-{audience}-{status_id}-after-{after}"
 
 
-def enqueue_withdrawal(*, audience: str, uid: int, status_id: int, cursor: Cursor) -> None:
-    """Queue the next batch cleaning deleted ``status_id`` out of ``audience`` after ``cursor``."""
+def enqueue_withdrawal(
+    *, audience: str, uid: int, status_id: int, cursor: Cursor, repost_of: int | None = None
+) -> None:
+    """Queue the next batch cleaning deleted ``status_id`` (a repost of ``repost_of``, when set) out of
+    ``audience`` after ``cursor``."""
     score, member = cursor
     _enqueue(
         "withdraw",
@@ -106,7 +113,26 @@ def enqueue_withdrawal(*, audience: str, uid: int, status_id: int, cursor: Curso
             "status_id": status_id,
             "cursor_score": score,
             "cursor_member": member,
+            "repost_of": repost_of,
         },
+    )
+
+
+# --- what a deletion leaves behind ---------------------------------------------------------------------
+
+
+def cleanup_job_id(*, kind: str, status_id: int, after: str) -> str:
+    return f"cleanup-{kind}-{status_id}-after-{after}"
+
+
+def enqueue_cleanup(*, kind: str, status_id: int, cursor: Cursor) -> None:
+    """Queue the next pass cleaning the ``kind`` set (reposts, likes, replies) of deleted ``status_id``."""
+    score, member = cursor
+    _enqueue(
+        "clean_up",
+        job_id=cleanup_job_id(kind=kind, status_id=status_id, after=member),
+        description=f"clean up the {kind} of deleted status {status_id} after {member}",
+        kwargs={"kind": kind, "status_id": status_id, "cursor_score": score, "cursor_member": member},
     )
 
 

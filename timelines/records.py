@@ -46,10 +46,12 @@ class User:
 
 @dataclass(frozen=True, slots=True)
 class Status(Mapping[str, Any]):
-    """A status, as stored in ``status:{id}`` (book listing 8.2): the core fields typed, the rest in ``extra``.
+    """A status, as stored in ``status:{id}`` (book listing 8.2): the core fields and the conversation fields
+    typed, anything else a caller attached in ``extra``.
 
     As a mapping it holds the core fields first, then the extra ones (``location``, ...), all as callers saw
-    them when statuses were dicts: ``id`` and ``uid`` ints, ``posted`` a float, the rest strings.
+    them when statuses were dicts: ``id`` and ``uid`` ints, ``posted`` a float, the rest strings; the typed
+    fields below are also readable by name (``status["reply_count"]``).
     """
 
     id: int
@@ -59,6 +61,17 @@ class Status(Mapping[str, Any]):
     message: str
     posted: float
     extra: Mapping[str, str] = field(default_factory=dict)
+    in_reply_to: int | None = None
+    in_reply_to_uid: int | None = None
+    in_reply_to_login: str = ""
+    root: int | None = None
+    reply_count: int = 0
+    repost_count: int = 0
+    like_count: int = 0
+    mentions: tuple[int, ...] = ()
+    mention_logins: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    repost_of: int | None = None
 
     @classmethod
     def from_hash(cls, fields: Mapping[str, Any]) -> Status:
@@ -73,8 +86,27 @@ class Status(Mapping[str, Any]):
         _SET_NAME(status, str(extra.pop("name", "") or login))
         _SET_MESSAGE(status, str(extra.pop("message")))
         _SET_POSTED(status, float(extra.pop("posted")))
+        for name, convert, default in _OPTIONAL:
+            value = extra.pop(name, None)
+            _SETTERS[name](status, default if value is None or value == "" else convert(value))
+        mentions = mention_pairs(status.mentions)
+        _SETTERS["mentions"](status, tuple(uid for uid, _ in mentions))
+        _SET_MENTION_LOGINS(status, tuple(login for _, login in mentions))
         _SET_EXTRA(status, extra)
         return status
+
+    @property
+    def entry_id(self) -> int:
+        """Its id in a timeline (a status read on its own is its own entry)."""
+        return self.id
+
+    @property
+    def is_reply(self) -> bool:
+        return self.in_reply_to is not None
+
+    @property
+    def is_repost(self) -> bool:
+        return self.repost_of is not None
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.items())
@@ -82,7 +114,7 @@ class Status(Mapping[str, Any]):
     # Mapping: the stored fields by name.
 
     def __getitem__(self, name: str) -> Any:
-        if name in _CORE:
+        if name in _FIELDS:
             return getattr(self, name)
         return self.extra[name]
 
@@ -97,10 +129,89 @@ class Status(Mapping[str, Any]):
         return name in _CORE or name in self.extra
 
 
+def mention_pairs(value: Any) -> tuple[tuple[int, str], ...]:
+    """The (uid, login) pairs of a status's stored ``mentions`` field ("uid:login,uid:login")."""
+    if not value:
+        return ()
+    pairs = []
+    for item in str(value).split(","):
+        uid, _, login = item.partition(":")
+        if uid.isdigit():
+            pairs.append((int(uid), login))
+    return tuple(pairs)
+
+
+def _csv(value: Any) -> tuple[str, ...]:
+    return tuple(item for item in str(value).split(",") if item)
+
+
 _CORE = frozenset(CORE_STATUS_FIELDS)
-_SET_ID, _SET_UID, _SET_LOGIN, _SET_NAME, _SET_MESSAGE, _SET_POSTED, _SET_EXTRA = (
-    Status.__dict__[name].__set__ for name in (*CORE_STATUS_FIELDS, "extra")
+# Optional stored fields: (name, conversion of the stored string, value when absent). ``mentions`` is kept as
+# its stored text here and split into uids and logins by from_hash.
+_OPTIONAL: tuple[tuple[str, Any, Any], ...] = (
+    ("in_reply_to", int, None),
+    ("in_reply_to_uid", int, None),
+    ("in_reply_to_login", str, ""),
+    ("root", int, None),
+    ("reply_count", int, 0),
+    ("repost_count", int, 0),
+    ("like_count", int, 0),
+    ("mentions", str, ""),
+    ("tags", _csv, ()),
+    ("repost_of", int, None),
 )
+_SETTERS = {name: Status.__dict__[name].__set__ for name, _, _ in _OPTIONAL}
+_FIELDS = frozenset(name for name in Status.__dataclass_fields__ if name != "extra")
+_SET_ID, _SET_UID, _SET_LOGIN, _SET_NAME, _SET_MESSAGE, _SET_POSTED, _SET_EXTRA, _SET_MENTION_LOGINS = (
+    Status.__dict__[name].__set__ for name in (*CORE_STATUS_FIELDS, "extra", "mention_logins")
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    """Who reposted an entry of a timeline (or acted on a notification): enough to name and link them."""
+
+    id: int
+    login: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineEntry(Mapping[str, Any]):
+    """One entry of a timeline as a viewer sees it: the status to show (the original, for a repost), who
+    reposted it when it came through a repost, and whether the viewer liked or reposted it.
+
+    As a mapping it reads like its status (``entry["id"]`` is the shown status's id), so callers of the
+    Python API that treated timeline pages as lists of status dicts keep working.
+    """
+
+    status: Status
+    reposted_by: Author | None = None
+    repost_id: int | None = None
+    liked: bool = False
+    reposted: bool = False
+
+    @property
+    def entry_id(self) -> int:
+        """The id this entry has in its timeline (the repost's, for a repost): what cursors page by."""
+        return self.repost_id if self.repost_id is not None else self.status.id
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.status, name)
+
+    def __getitem__(self, name: str) -> Any:
+        if name == "reposted_by":
+            return self.reposted_by
+        return self.status[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.status)
+
+    def __len__(self) -> int:
+        return len(self.status)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.status
 
 
 def status_from_hash(fields: Mapping[str, Any]) -> Status:

@@ -7,7 +7,7 @@ retries and uniqueness.
 
 from __future__ import annotations
 
-from timelines.services import delivery, lists, refill
+from timelines.services import cleanup, delivery, lists, refill
 
 
 def deliver(*, audience: str, uid: int, status_id: int, posted: float, cursor_score: float, cursor_member: str) -> int:
@@ -34,3 +34,8 @@ def refill_timeline(
 def forget_user_list(*, list_id: int, cursor_score: float, cursor_member: str) -> int:
     """One batch of forgetting a deleted list."""
     return lists.forget_user_list(list_id=list_id, cursor=(cursor_score, cursor_member))
+
+
+def clean_up(*, kind: str, status_id: int, cursor_score: float, cursor_member: str) -> int:
+    """One pass cleaning up after a deleted status (its reposts, likes or replies)."""
+    return cleanup.clean(kind=kind, status_id=status_id, cursor=(cursor_score, cursor_member))

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 
 from timelines import limits
-from timelines.views import follows, home, lists, profiles, statuses
+from timelines.views import conversations, follows, home, likes, lists, notifications, profiles, reactions, statuses
 
 app_name = "timelines"
 
@@ -11,7 +11,16 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("compose", home.compose, name="compose"),
     path("statuses/<int:status_id>/delete", statuses.delete, name="delete"),
+    path("statuses/<int:status_id>/like", reactions.like, name="like"),
+    path("statuses/<int:status_id>/unlike", reactions.unlike, name="unlike"),
+    path("statuses/<int:status_id>/repost", reactions.repost, name="repost"),
+    path("statuses/<int:status_id>/unrepost", reactions.unrepost, name="unrepost"),
+    path("notifications", notifications.notifications, name="notifications"),
+    path("notifications/read", notifications.mark_read, name="notifications_read"),
     re_path(rf"^{LOGIN}$", profiles.profile, name="profile"),
+    re_path(rf"^{LOGIN}/(?P<status_id>[0-9]{{1,16}})$", conversations.status_page, name="status"),
+    re_path(rf"^{LOGIN}/(?P<status_id>[0-9]{{1,16}})/reply$", conversations.reply, name="reply"),
+    re_path(rf"^{LOGIN}/likes$", likes.likes, name="likes"),
     re_path(rf"^{LOGIN}/followers$", profiles.followers, name="followers"),
     re_path(rf"^{LOGIN}/following$", profiles.following, name="following"),
     re_path(rf"^{LOGIN}/follow$", follows.follow, name="follow"),

@@ -43,6 +43,8 @@ RESERVED_STATUS_FIELDS = frozenset(
         "in_reply_to",
         "in_reply_to_uid",
         "in_reply_to_login",
+        "in_reply_to_deleted",
+        "root",
         "reply_count",
         "repost_count",
         "like_count",

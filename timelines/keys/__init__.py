@@ -12,6 +12,10 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.lists``: ``list:{7}``, ``lists:{42}``, ``list:in:{7}``, ``list:out:{99}``, ``list:statuses:{7}``,
   ``list:id:``;
 - ``keys.refill``: ``refill:home:{42}``, ``refill:list:statuses:{7}``;
+- ``keys.conversations``: ``replies:{9001}``, ``thread:{9001}``;
+- ``keys.likes``: ``likes:{42}``, ``likers:{9001}``;
+- ``keys.reposts``: ``reposts:{9001}``, ``user:reposts:{42}``, ``home:reposts:{7}``, ``list:reposts:{3}``;
+- ``keys.notifications``: ``notifications:{42}``, ``notifications:read:{42}``, ``notification:id:``;
 - ``keys.channels``: the pub/sub channel of typed events.
 
 Every function is re-exported here, so callers write ``keys.home_timeline(uid)``. Limits live in
@@ -21,15 +25,20 @@ Every function is re-exported here, so callers write ``keys.home_timeline(uid)``
 from __future__ import annotations
 
 from timelines.keys.channels import STREAM_CHANNEL
+from timelines.keys.conversations import replies, thread
 from timelines.keys.graph import followers, following
+from timelines.keys.likes import likers, likes_of
 from timelines.keys.lists import LIST_ID_COUNTER, list_members, list_timeline, listed_in, lists_of, user_list
+from timelines.keys.notifications import NOTIFICATION_ID_COUNTER, notifications, notifications_read
 from timelines.keys.refill import refill_run
+from timelines.keys.reposts import home_reposts, list_reposts, reposters, user_reposts
 from timelines.keys.statuses import STATUS_ID_COUNTER, status
 from timelines.keys.timelines import TIMELINES, home_timeline, profile_timeline, timeline
 from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 
 __all__ = [
     "LIST_ID_COUNTER",
+    "NOTIFICATION_ID_COUNTER",
     "STATUS_ID_COUNTER",
     "STREAM_CHANNEL",
     "TIMELINES",
@@ -37,15 +46,25 @@ __all__ = [
     "USER_ID_COUNTER",
     "followers",
     "following",
+    "home_reposts",
     "home_timeline",
+    "likers",
+    "likes_of",
     "list_members",
+    "list_reposts",
     "list_timeline",
     "listed_in",
     "lists_of",
+    "notifications",
+    "notifications_read",
     "profile_timeline",
     "refill_run",
+    "replies",
+    "reposters",
     "status",
+    "thread",
     "timeline",
     "user",
     "user_list",
+    "user_reposts",
 ]

@@ -1,5 +1,6 @@
 """Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home,
-profile and list timelines), ``statuses``, ``users``, ``follows``, ``suggestions`` and ``lists``.
+profile and list timelines), ``entries`` (what a viewer sees of a page of ids), ``statuses``, ``users``,
+``follows``, ``suggestions``, ``lists``, ``conversations`` (threads), ``likes`` and ``notifications``.
 
 Selectors return plain records (``records.Status``, ``records.User``, ...) and never write. Whatever shows
 statuses to someone goes through the per-recipient policy (``timelines.policy``). The public API is
@@ -8,6 +9,7 @@ re-exported here: ``selectors.get_status_messages(...)``.
 
 from __future__ import annotations
 
+from timelines.selectors.conversations import Thread, ThreadItem, get_thread
 from timelines.selectors.follows import (
     get_followers,
     get_following,
@@ -15,6 +17,7 @@ from timelines.selectors.follows import (
     get_following_ids,
     is_following,
 )
+from timelines.selectors.likes import LikedPage, get_liked_statuses
 from timelines.selectors.lists import (
     get_list_choices,
     get_list_members,
@@ -22,7 +25,14 @@ from timelines.selectors.lists import (
     get_user_lists,
     is_list_member,
 )
-from timelines.selectors.statuses import get_status, status_exists
+from timelines.selectors.notifications import (
+    Notification,
+    NotificationGroup,
+    get_notifications,
+    get_unread_count,
+    group_notifications,
+)
+from timelines.selectors.statuses import get_entry, get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
 from timelines.selectors.timelines import MAX_REFILL_READS, get_list_status_messages, get_status_messages
 from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_users
@@ -30,22 +40,33 @@ from timelines.selectors.users import get_all_users, get_user, get_user_by_login
 __all__ = [
     "MAX_REFILL_READS",
     "SUGGESTION_SCAN",
+    "LikedPage",
+    "Notification",
+    "NotificationGroup",
+    "Thread",
+    "ThreadItem",
     "get_all_users",
+    "get_entry",
     "get_followers",
     "get_following",
     "get_following_flags",
     "get_following_ids",
+    "get_liked_statuses",
     "get_list_choices",
     "get_list_members",
     "get_list_status_messages",
+    "get_notifications",
     "get_status",
     "get_status_messages",
     "get_suggested_users",
+    "get_thread",
+    "get_unread_count",
     "get_user",
     "get_user_by_login",
     "get_user_list",
     "get_user_lists",
     "get_users",
+    "group_notifications",
     "is_following",
     "is_list_member",
     "status_exists",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from timelines import exceptions, policy, store
-from timelines.records import Status
+from timelines.records import Status, TimelineEntry
+from timelines.selectors.entries import entries_for
 
 _ANYONE = object()
 
@@ -22,3 +23,12 @@ def get_status(*, status_id: int, viewer_uid: int | object | None = _ANYONE) -> 
 
 def status_exists(*, status_id: int) -> bool:
     return store.statuses.status_exists(status_id)
+
+
+def get_entry(*, status_id: int, viewer_uid: int | None = None) -> TimelineEntry:
+    """One post as ``viewer_uid`` sees it in a timeline: with the viewer's like and repost flags (the
+    original, for a repost). Raises ``StatusNotFound``, also when the viewer may not see it."""
+    entries, _ = entries_for([status_id], viewer=viewer_uid)
+    if not entries:
+        raise exceptions.StatusNotFound()
+    return entries[0]

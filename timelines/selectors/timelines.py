@@ -1,15 +1,18 @@
 """Reading timelines: home, profile and list pages (book listing 8.3), through the per-recipient policy.
 
-A page costs two round trips whatever its size when nothing is filtered out: one for the ids (a ZREVRANGE,
-or a cursor script), one pipeline for the status hashes. Statuses deleted since their id was written
-("zombies") and statuses the policy does not let the viewer see are skipped, and on a first page or a cursor
-page their places are filled from further down the timeline, at most ``MAX_REFILL_READS`` more times.
+A page costs three round trips whatever its size when nothing is filtered out: one for the ids (a ZREVRANGE,
+or a cursor script) and two for the entries (``selectors.entries``: the status hashes, then the originals of
+reposts with the viewer's likes and reposts). Statuses deleted since their id was written ("zombies") and
+entries the policy does not let the viewer see are skipped, and on a first page or a cursor page their places
+are filled from further down the timeline, at most ``MAX_REFILL_READS`` more times. Entries read like their
+status (``records.TimelineEntry``), and say who reposted them.
 """
 
 from __future__ import annotations
 
-from timelines import exceptions, keys, limits, policy, store
-from timelines.records import Status
+from timelines import exceptions, keys, limits, store
+from timelines.records import TimelineEntry
+from timelines.selectors.entries import entries_for
 
 # How many extra reads a page may spend replacing statuses it could not show (deleted or refused).
 MAX_REFILL_READS = 3
@@ -31,7 +34,7 @@ def get_status_messages(
     max_id: int | None = None,
     since_id: int | None = None,
     viewer_uid: int | object | None = _SELF,
-) -> list[Status]:
+) -> list[TimelineEntry]:
     """A page of statuses from ``uid``'s ``"home"`` or ``"profile"`` timeline, newest first (book listing 8.3).
 
     Two ways to page: ``page``/``count`` like the book, or cursors that stay stable while new statuses arrive:
@@ -62,7 +65,7 @@ def get_list_status_messages(
     max_id: int | None = None,
     since_id: int | None = None,
     viewer_uid: int | None = None,
-) -> list[Status]:
+) -> list[TimelineEntry]:
     """A page of statuses from a list's timeline, newest first, paged like ``get_status_messages``, as
     ``viewer_uid`` (None: anonymous) may see them (the book's exercise "Lists of users"). Raises
     ``UnknownList``."""
@@ -87,12 +90,12 @@ def _timeline_messages(
     count: int,
     max_id: int | None,
     since_id: int | None,
-) -> list[Status]:
+) -> list[TimelineEntry]:
     if page < 1:
         raise ValueError("page starts at 1")
     count = clamp_count(count)
     offset = (page - 1) * count
-    statuses: list[Status] = []
+    statuses: list[TimelineEntry] = []
     cursor = max_id or 0
     for _ in range(1 + MAX_REFILL_READS):
         wanted = count - len(statuses)
@@ -101,8 +104,8 @@ def _timeline_messages(
         )
         if ids is None:
             raise missing()
-        found = [Status.from_hash(fields) for fields in store.statuses.get_statuses(ids) if fields]
-        statuses.extend(policy.visible_to(viewer=viewer_uid, statuses=found))
+        entries, _ = entries_for(ids, viewer=viewer_uid)
+        statuses.extend(entries[: count - len(statuses)])
         # Refill only when paging by cursor: with page numbers the next page would repeat what a refill took.
         if len(ids) < wanted or len(statuses) >= count or page > 1:
             break

@@ -1,7 +1,9 @@
 """Writes to the social graph (book 8.1 to 8.4 and the chapter's exercises), one module per concern.
 
 - ``users``: create and discard users;
-- ``statuses``: post and delete statuses;
+- ``statuses``: post statuses and replies, and delete them (``cleanup`` cleans what hangs on a deleted post);
+- ``reposts`` and ``likes``;
+- ``notifications``: mentions, replies, reposts, likes and follows, in the feed of whom they concern;
 - ``delivery``: the one pipeline that takes a status to its audiences, through the per-recipient policy;
 - ``follows``: follow and unfollow;
 - ``lists``: named lists of users;
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from timelines.services.delivery import clean_timelines, syndicate_status
 from timelines.services.follows import follow_user, unfollow_user
+from timelines.services.likes import like_status, unlike_status
 from timelines.services.lists import (
     create_user_list,
     delete_user_list,
@@ -27,7 +30,9 @@ from timelines.services.lists import (
     rename_user_list,
     unfollow_user_list,
 )
+from timelines.services.notifications import mark_notifications_read
 from timelines.services.refill import RebuildResult, RefillStep, rebuild_timeline, refill_timeline, request_refill
+from timelines.services.reposts import repost_status, undo_repost
 from timelines.services.statuses import create_status, delete_status, post_status
 from timelines.services.users import create_user, discard_user
 from timelines.validation import clean_list_name, clean_location, clean_login, clean_message, clean_name
@@ -50,12 +55,17 @@ __all__ = [
     "follow_user",
     "follow_user_list",
     "forget_user_list",
+    "like_status",
+    "mark_notifications_read",
     "post_status",
     "rebuild_timeline",
     "refill_timeline",
     "rename_user_list",
+    "repost_status",
     "request_refill",
     "syndicate_status",
+    "undo_repost",
     "unfollow_user",
     "unfollow_user_list",
+    "unlike_status",
 ]

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from timelines import keys, limits, policy, queue, store
+from timelines.records import mention_pairs
+from timelines.services.notifications import MENTION, REPLY, notify
 
 Cursor = tuple[float, str]
 
@@ -33,16 +35,19 @@ class Audience:
     name: str
     targets: Callable[[int], str]  # author uid -> ZSET of targets (followers:{uid}, list:out:{uid})
     timeline: Callable[[int], str]  # target -> the timeline written (home:{uid}, list:statuses:{id})
+    shows: Callable[[int], str]  # target -> the set of people whose posts it shows (following:{uid}, list:in:{id})
 
 
-FOLLOWERS = Audience("followers", keys.followers, keys.home_timeline)
-LISTS = Audience("lists", keys.listed_in, keys.list_timeline)
+FOLLOWERS = Audience("followers", keys.followers, keys.home_timeline, keys.following)
+LISTS = Audience("lists", keys.listed_in, keys.list_timeline, keys.list_members)
 AUDIENCES: dict[str, Audience] = {audience.name: audience for audience in (FOLLOWERS, LISTS)}
 
 
 def deliver_status(*, status: Mapping[str, Any]) -> None:
-    """Run the first pass of every audience of a new ``status`` (the rest is queued)."""
+    """Run the first pass of every audience of a new ``status`` (the rest is queued), then notify the people
+    it answers or mentions. A repost (``repost_of`` set) is delivered with deduplication of its original."""
     item = policy.Item.of_status(status)
+    repost_of = status.get("repost_of")
     for audience in AUDIENCES:
         deliver(
             audience=audience,
@@ -50,7 +55,22 @@ def deliver_status(*, status: Mapping[str, Any]) -> None:
             status_id=int(status["id"]),
             posted=float(status["posted"]),
             item=item,
+            repost_of=int(repost_of) if repost_of else None,
         )
+    if not repost_of:
+        _notify_conversation(status)
+
+
+def _notify_conversation(status: Mapping[str, Any]) -> None:
+    """The notification feeds a post reaches: "replied to you" for the author it answers, "mentioned you" for
+    the others it mentions (Mastodon's ProcessMentionsService and NotifyService)."""
+    author = int(status["uid"])
+    status_id = int(status["id"])
+    replied = status.get("in_reply_to_uid")
+    if replied:
+        notify(recipients=[int(replied)], kind=REPLY, actor=author, status_id=status_id)
+    mentioned = [uid for uid, _ in mention_pairs(status.get("mentions")) if uid != (int(replied) if replied else None)]
+    notify(recipients=mentioned, kind=MENTION, actor=author, status_id=status_id)
 
 
 def deliver(
@@ -61,6 +81,7 @@ def deliver(
     posted: float,
     cursor: Cursor | None = None,
     item: policy.Item | None = None,
+    repost_of: int | None = None,
 ) -> int:
     """Deliver status ``status_id`` of ``uid`` to the next ``POSTS_PER_PASS`` targets of ``audience`` after
     ``cursor``, and queue the pass after it when there may be more.
@@ -76,21 +97,43 @@ def deliver(
     if not targets:
         return 0
     members = [member for member, _ in targets]
-    item = item or policy.Item(author_uid=uid, status_id=status_id)
+    item = item or policy.Item(
+        author_uid=uid, status_id=status_id, kind="repost" if repost_of else "status", fields=_repost(repost_of)
+    )
     written = _allowed_targets(chosen, members, item)
-    if chosen is LISTS:
+    if repost_of:
+        store.reposts.push_repost(chosen.name, written, repost_of, status_id, posted)
+    elif chosen is LISTS:
         store.fanout.push_to_list_timelines(written, status_id, posted)
     else:
         store.fanout.push_to_home_timelines(written, status_id, posted)
     if not store.statuses.status_exists(status_id):
-        store.fanout.remove_from_timelines([chosen.timeline(int(target)) for target in written], status_id)
+        _take_back(chosen, written, status_id, repost_of)
         return len(targets)
     if len(targets) >= limits.POSTS_PER_PASS:
         last_member, last_score = targets[-1]
         queue.enqueue_delivery(
-            audience=audience, uid=uid, status_id=status_id, posted=posted, cursor=(last_score, last_member)
+            audience=audience,
+            uid=uid,
+            status_id=status_id,
+            posted=posted,
+            cursor=(last_score, last_member),
+            repost_of=repost_of,
         )
     return len(targets)
+
+
+def _repost(repost_of: int | None) -> dict[str, int]:
+    return {"repost_of": repost_of} if repost_of else {}
+
+
+def _take_back(audience: Audience, targets: list[str], status_id: int, repost_of: int | None) -> list[str]:
+    """Remove a status (or a repost) from the timelines of ``targets``; returns the targets that held it."""
+    if repost_of:
+        held = store.reposts.remove_repost(audience.name, targets, repost_of, status_id)
+        return [target for target, was in zip(targets, held, strict=True) if was]
+    store.fanout.remove_from_timelines([audience.timeline(int(target)) for target in targets], status_id)
+    return targets
 
 
 def _allowed_targets(audience: Audience, members: list[str], item: policy.Item) -> list[str]:
@@ -105,26 +148,55 @@ def _allowed_targets(audience: Audience, members: list[str], item: policy.Item) 
     return [member for member, owner in pairs if owner in allowed]
 
 
-def withdraw_status(*, uid: int, status_id: int) -> None:
-    """Run the first clean-up pass of every audience of a deleted status (the rest is queued)."""
+def withdraw_status(*, uid: int, status_id: int, repost_of: int | None = None) -> None:
+    """Run the first clean-up pass of every audience of a deleted status or repost (the rest is queued)."""
     for audience in AUDIENCES:
-        withdraw(audience=audience, uid=uid, status_id=status_id)
+        withdraw(audience=audience, uid=uid, status_id=status_id, repost_of=repost_of)
 
 
-def withdraw(*, audience: str, uid: int, status_id: int, cursor: Cursor | None = None) -> int:
+def withdraw(
+    *, audience: str, uid: int, status_id: int, cursor: Cursor | None = None, repost_of: int | None = None
+) -> int:
     """Remove deleted status ``status_id`` of ``uid`` from the timelines of the next ``POSTS_PER_PASS``
     targets of ``audience`` after ``cursor``, and queue the pass after it.
 
     Followers who came later never got the status (it had left the profile), those who left had it removed
-    on unfollow. Idempotent (ZREM). Returns the number of targets in this pass.
+    on unfollow. For a repost (``repost_of``), a timeline where it stood for its original gets the earliest
+    other repost of that original by someone it shows instead, as Mastodon does: they still get the post
+    some other way. Idempotent. Returns the number of targets in this pass.
     """
     chosen = AUDIENCES[audience]
     targets = store.graph.members_after(chosen.targets(uid), cursor, limits.POSTS_PER_PASS)
-    store.fanout.remove_from_timelines([chosen.timeline(int(member)) for member, _ in targets], status_id)
+    held = _take_back(chosen, [member for member, _ in targets], status_id, repost_of)
+    if repost_of and held:
+        _stand_in(chosen, held, repost_of, gone=uid)
     if len(targets) >= limits.POSTS_PER_PASS:
         last_member, last_score = targets[-1]
-        queue.enqueue_withdrawal(audience=audience, uid=uid, status_id=status_id, cursor=(last_score, last_member))
+        queue.enqueue_withdrawal(
+            audience=audience, uid=uid, status_id=status_id, cursor=(last_score, last_member), repost_of=repost_of
+        )
     return len(targets)
+
+
+def _stand_in(audience: Audience, targets: list[str], original_id: int, *, gone: int) -> None:
+    """For each target whose timeline just lost the repost standing for ``original_id``, add the earliest
+    other repost of it by someone that timeline shows (or by its owner). Two round trips, plus one push per
+    distinct stand-in."""
+    others = [(uid, posted) for uid, posted in store.reposts.reposters(original_id) if uid != gone]
+    if not others:
+        return
+    uids = [uid for uid, _ in others]
+    repost_ids = store.reposts.reposts_of(uids, original_id)
+    shown = store.graph.memberships_in_each([audience.shows(int(target)) for target in targets], uids)
+    chosen: dict[int, list[str]] = {}
+    for target, flags in zip(targets, shown, strict=True):
+        for index, (uid, _) in enumerate(others):
+            is_owner = audience is FOLLOWERS and uid == int(target)
+            if (flags[index] or is_owner) and repost_ids[index] is not None:
+                chosen.setdefault(index, []).append(target)
+                break
+    for index, chosen_targets in chosen.items():
+        store.reposts.push_repost(audience.name, chosen_targets, original_id, int(repost_ids[index]), others[index][1])
 
 
 # The book's names, kept for scripts written against them.

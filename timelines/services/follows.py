@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from timelines import exceptions, keys, store
+from timelines.services.notifications import FOLLOW, notify
 from timelines.services.refill import copy_author, remove_author
 from timelines.services.users import require_users
 
@@ -22,7 +23,8 @@ def follow_user(*, uid: int, other_uid: int) -> bool:
     sets the counter from the set's size, so racing follows cannot double-count. The followee's side is
     written even when nothing changed, which completes a follow interrupted between the two steps. A new
     follow copies the followee's latest ``HOME_TIMELINE_SIZE`` statuses into the follower's home (trimmed),
-    as far as the policy lets the follower receive them. Raises ``CannotFollowSelf`` or ``UnknownUser``.
+    as far as the policy lets the follower receive them, and the followee is notified. Raises
+    ``CannotFollowSelf`` or ``UnknownUser``.
     """
     _check(uid, other_uid)
     now = time.time()
@@ -33,6 +35,7 @@ def follow_user(*, uid: int, other_uid: int) -> bool:
         raise exceptions.UnknownUser()
     if added:
         copy_author(author=other_uid, uid=uid)
+        notify(recipients=[other_uid], kind=FOLLOW, actor=uid)
     return bool(added)
 
 

@@ -1,27 +1,59 @@
-"""Posting and deleting statuses (book 8.1.2 and 8.4): the author's side, then delivery, then the event."""
+"""Posting and deleting statuses (book 8.1.2 and 8.4), replies included: the author's side, the conversation,
+then delivery, then the event.
+
+A post's mentions and tags are found by ``timelines.text`` when it is written and stored with it
+(``mentions`` as ``uid:login`` pairs of users that exist, ``tags`` lowercased), so every reader agrees on them.
+A reply names its parent (``in_reply_to``, with the parent's author) and its conversation's ``root``; the
+parent's ``reply_count`` is kept exact by ``store.conversations``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from timelines import events, exceptions, store
+from timelines import events, exceptions, limits, store, text
 from timelines.records import Status
-from timelines.services.delivery import deliver_status, withdraw_status
+from timelines.services.cleanup import finish_deletion
+from timelines.services.delivery import deliver_status
 from timelines.services.publishing import publish
 from timelines.services.users import require_user
-from timelines.validation import clean_extra, clean_message
+from timelines.validation import clean_extra, clean_message, parse_int
 
 
-def create_status(*, uid: int, message: str, **data: Any) -> Status:
+def create_status(*, uid: int, message: str, in_reply_to: int | None = None, **data: Any) -> Status:
     """Write a status hash for ``uid`` and return the status (book listing 8.2), without delivering or
-    publishing it. Raises ``InvalidMessage``, ``InvalidStatusData`` or ``UnknownUser``."""
-    return Status.from_hash(_create(uid=uid, message=message, data=data))
+    publishing it. Raises ``InvalidMessage``, ``InvalidStatusData``, ``UnknownUser`` or ``StatusNotFound``."""
+    return Status.from_hash(_create(uid=uid, message=message, in_reply_to=in_reply_to, data=data))
 
 
-def _create(*, uid: int, message: str, data: dict[str, Any]) -> dict[str, Any]:
+def _parent(in_reply_to: object) -> dict[str, str]:
+    """The stored hash of the status a reply answers (the original, when it is a repost)."""
+    try:
+        parent_id = parse_int(str(in_reply_to)) if not isinstance(in_reply_to, int) else in_reply_to
+    except ValueError:
+        raise exceptions.StatusNotFound() from None
+    if not 0 < parent_id < limits.MAX_ID:
+        raise exceptions.StatusNotFound()
+    parent = store.statuses.get_status(parent_id)
+    if parent.get("repost_of"):
+        parent = store.statuses.get_status(int(parent["repost_of"]))
+    if not parent:
+        raise exceptions.StatusNotFound()
+    return parent
+
+
+def _mentions(message: str) -> str:
+    """``uid:login`` pairs of the existing users ``message`` mentions (at most ``text.MAX_MENTIONS``)."""
+    logins = text.mentioned_logins(message)
+    found = store.users.get_uids_by_logins(logins)
+    return ",".join(f"{uid}:{login}" for login, uid in zip(logins, found, strict=True) if uid is not None)
+
+
+def _create(*, uid: int, message: str, in_reply_to: int | None, data: dict[str, Any]) -> dict[str, Any]:
     """Write the status hash; returns its fields in stored order, typed as events carry them."""
     message = clean_message(message)
     extra = clean_extra(data)
+    parent = _parent(in_reply_to) if in_reply_to is not None else None
     author = require_user(uid)
     status_id, posted_micros = store.statuses.next_status_id()
     posted = posted_micros / 1_000_000
@@ -34,23 +66,40 @@ def _create(*, uid: int, message: str, data: dict[str, Any]) -> dict[str, Any]:
         "login": author["login"],
         "name": author.get("name") or author["login"],
     }
+    if parent is not None:
+        fields["in_reply_to"] = int(parent["id"])
+        fields["in_reply_to_uid"] = int(parent["uid"])
+        fields["in_reply_to_login"] = parent["login"]
+        fields["root"] = int(parent.get("root") or parent["id"])
+    mentions = _mentions(message)
+    if mentions:
+        fields["mentions"] = mentions
+    tags = text.tags(message)
+    if tags:
+        fields["tags"] = ",".join(tags)
     store.statuses.write_status(status_id, fields)
     return {**fields, "posted": posted}
 
 
-def post_status(*, uid: int, message: str, **data: Any) -> int:
-    """Post a status: create it, add it to the author's profile and home, deliver it, publish it.
+def post_status(*, uid: int, message: str, in_reply_to: int | None = None, **data: Any) -> int:
+    """Post a status, or with ``in_reply_to`` a reply: create it, add it to the author's profile and home,
+    link it into its conversation, deliver it, publish it. Returns the status id (book listing 8.6).
 
-    Returns the status id (book listing 8.6). The first ``POSTS_PER_PASS`` followers, and the first
-    ``POSTS_PER_PASS`` lists the author is in, get it before this returns; the rest are reached by deferred
-    jobs (``delivery``), so the cost of this call does not grow with the audience. Raises ``InvalidMessage``,
-    ``InvalidStatusData`` or ``UnknownUser``.
+    The first ``POSTS_PER_PASS`` followers, and the first ``POSTS_PER_PASS`` lists the author is in, get it
+    before this returns; the rest are reached by deferred jobs (``delivery``), so the cost of this call does
+    not grow with the audience. A reply reaches the replier's followers like any post, and the author it
+    answers and the users it mentions are notified. Raises ``InvalidMessage``, ``InvalidStatusData``,
+    ``UnknownUser``, or ``StatusNotFound`` when the post answered is missing or deleted.
     """
-    fields = _create(uid=uid, message=message, data=data)
+    fields = _create(uid=uid, message=message, in_reply_to=in_reply_to, data=data)
     status_id, posted = int(fields["id"]), float(fields["posted"])
     if store.statuses.add_to_profile(uid, status_id, posted) < 0:
         store.statuses.delete_status_if_owner(status_id, uid)
         raise exceptions.UnknownUser()
+    if "in_reply_to" in fields:
+        # A parent deleted since the check above leaves a reply to a deleted post, which is allowed.
+        store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
+        store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
     deliver_status(status=fields)
     publish(events.status_created(fields))
     return status_id
@@ -60,26 +109,16 @@ def delete_status(*, uid: int, status_id: int) -> bool:
     """Delete a status written by ``uid`` (book listing 8.8) and publish the deletion.
 
     The owner check and the delete are one atomic step; readers skip the missing hash at once. Then the id
-    is removed from the author's profile and home (recounting ``posts``) and withdrawn from every audience it
-    was delivered to (the first ``POSTS_PER_PASS`` of each now, the rest by deferred jobs), so no "zombie" id
-    stays behind. Returns True. Raises ``StatusNotFound`` (no such status, or already deleted) or ``NotOwner``.
+    is removed from the author's profile and home (recounting ``posts``), withdrawn from every audience it was
+    delivered to (the first ``POSTS_PER_PASS`` of each now, the rest by deferred jobs), and what hangs on it
+    is cleaned up (``cleanup``): its reposts, its likes, its place among its parent's replies, the
+    notifications about it. Its replies stay, marked as answering a deleted post. Deleting a repost is undoing
+    it. Returns True. Raises ``StatusNotFound`` (no such status, or already deleted) or ``NotOwner``.
     """
     outcome, fields = store.statuses.delete_status_if_owner(status_id, uid)
     if outcome == "missing":
         raise exceptions.StatusNotFound()
     if outcome == "not_owner":
         raise exceptions.NotOwner()
-    store.statuses.remove_from_author(uid, status_id)
-    withdraw_status(uid=uid, status_id=status_id)
-    publish(events.status_deleted(_typed(fields)))
+    finish_deletion(fields=fields)
     return True
-
-
-def _typed(fields: dict[str, str]) -> dict[str, Any]:
-    """A stored status hash with ``id``/``uid`` as ints and ``posted`` as a float, in stored order."""
-    return {
-        **fields,
-        "id": int(fields["id"]),
-        "uid": int(fields["uid"]),
-        "posted": float(fields["posted"]),
-    }

@@ -119,3 +119,13 @@ def keys_exist(names: Sequence[str]) -> list[bool]:
 
 def delete_keys(*names: str) -> None:
     get_redis().delete(*names)
+
+
+def memberships_in_each(set_keys: Sequence[str], members: Sequence[int | str]) -> list[list[bool]]:
+    """For each set, whether each of ``members`` is in it. One pipelined round trip of ZMSCOREs."""
+    if not set_keys or not members:
+        return [[False] * len(members) for _ in set_keys]
+    with get_redis().pipeline(transaction=False) as pipe:
+        for key in set_keys:
+            pipe.zmscore(key, [str(member) for member in members])
+        return [[score is not None for score in scores] for scores in pipe.execute()]

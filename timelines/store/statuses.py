@@ -22,12 +22,13 @@ def write_status(status_id: int, fields: dict[str, str | int | float]) -> None:
     get_redis().hset(keys.status(status_id), mapping=fields)
 
 
-def add_to_profile(uid: int, status_id: int, posted: float) -> int:
-    """Add a status to its author's profile and home (trimmed) and reset ``posts``; -1 if no such user."""
+def add_to_profile(uid: int, status_id: int, posted: float, *, home: bool = True) -> int:
+    """Add a status to its author's profile and, with ``home``, their home (trimmed), and reset ``posts``;
+    -1 if no such user."""
     return int(
         _script("add_to_profile")(
             keys=[keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)],
-            args=[status_id, repr(posted), limits.HOME_TIMELINE_SIZE],
+            args=[status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home" if home else ""],
         )
     )
 
@@ -84,3 +85,25 @@ def remove_from_author(uid: int, status_id: int) -> int:
             keys=[keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)], args=[status_id]
         )
     )
+
+
+def get_statuses_and_flags(
+    status_ids: Sequence[int | str], viewer: int | None, flag_ids: Sequence[int]
+) -> tuple[list[dict[str, str]], list[bool], list[bool]]:
+    """The hashes of ``status_ids`` and, for ``viewer``, whether they liked and reposted each of ``flag_ids``
+    (all False without a viewer). One pipelined round trip."""
+    client = get_redis()
+    with client.pipeline(transaction=False) as pipe:
+        for status_id in status_ids:
+            pipe.hgetall(keys.status(status_id))
+        asks_flags = viewer is not None and bool(flag_ids)
+        if asks_flags:
+            members = [str(status_id) for status_id in flag_ids]
+            pipe.zmscore(keys.likes_of(viewer), members)
+            pipe.hmget(keys.user_reposts(viewer), members)
+        replies = pipe.execute() if (status_ids or asks_flags) else []
+    hashes = replies[: len(status_ids)]
+    if not asks_flags:
+        return hashes, [False] * len(flag_ids), [False] * len(flag_ids)
+    liked, reposted = replies[len(status_ids)], replies[len(status_ids) + 1]
+    return hashes, [score is not None for score in liked], [value is not None for value in reposted]

@@ -67,3 +67,10 @@ def last_ids() -> tuple[int, int]:
 def last_id(counter: str) -> int:
     """The last id handed out by an INCR counter such as ``user:id:`` (0 if none yet)."""
     return int(get_redis().get(counter) or 0)
+
+
+def get_uids_by_logins(lowered_logins: Sequence[str]) -> list[int | None]:
+    """The uid of each lowercased login, None where nobody has it (one HMGET)."""
+    if not lowered_logins:
+        return []
+    return [int(uid) if uid is not None else None for uid in get_redis().hmget(keys.USERS_BY_LOGIN, lowered_logins)]

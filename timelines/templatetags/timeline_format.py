@@ -90,3 +90,21 @@ def relative_time(value: float | str | None) -> str:
         return format_relative(float(value), time.time())  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError, OSError):
         return ""
+
+
+@register.filter
+def status_url(login: str, status_id: int | str) -> str:
+    """The page of one post, ``/@login/<id>``."""
+    return f"{_profile_url_pattern().replace('LOGIN', str(login))}/{int(status_id)}"
+
+
+@lru_cache(maxsize=16)
+def _action_url_pattern(action: str) -> str:
+    return reverse(f"timelines:{action}", args=[987654321])
+
+
+@register.filter
+def action_url(status_id: int | str, action: str) -> str:
+    """The URL of an action on a post (``like``, ``unlike``, ``repost``, ``unrepost``, ``delete``), reversed
+    once per action and reused."""
+    return _action_url_pattern(action).replace("987654321", str(int(status_id)))

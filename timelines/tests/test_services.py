@@ -315,7 +315,7 @@ def test_display_names_drop_control_characters_like_posts(make_user):
 
 
 @pytest.mark.parametrize(
-    "field", ["protected", "suspended", "private", "reply_count", "like_count", "in_reply_to", "repost_of", "type"]
+    "field", ["protected", "suspended", "private", "reply_count", "like_count", "in_reply_to_uid", "repost_of", "type"]
 )
 def test_fields_the_product_gives_meaning_to_cannot_be_set_by_callers(alice, field):
     with pytest.raises(exceptions.InvalidStatusData):

@@ -6,13 +6,17 @@
 -- ARGV[1]  status id
 -- ARGV[2]  posted time (score)
 -- ARGV[3]  HOME_TIMELINE_SIZE
+-- ARGV[4]  "home" to add it to the author's home too, "" for the profile only (a repost reaches its author's
+--          home through the deduplicating push_repost.lua instead)
 -- returns  the author's post count, or -1 if the user hash does not exist (nothing written)
 if redis.call('EXISTS', KEYS[3]) == 0 then
   return -1
 end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -tonumber(ARGV[3]) - 1)
+if ARGV[4] == 'home' then
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -tonumber(ARGV[3]) - 1)
+end
 local posts = redis.call('ZCARD', KEYS[1])
 redis.call('HSET', KEYS[3], 'posts', posts)
 return posts

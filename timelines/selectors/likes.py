@@ -1,0 +1,30 @@
+"""Reading likes: the posts someone liked, most recent like first (``/@login/likes``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from timelines import exceptions, limits, store
+from timelines.records import TimelineEntry
+from timelines.selectors.entries import entries_for
+from timelines.selectors.timelines import clamp_count
+
+
+@dataclass(frozen=True, slots=True)
+class LikedPage:
+    entries: list[TimelineEntry]
+    next_before: float | None  # the like time to page from, when there may be more
+
+
+def get_liked_statuses(
+    *, uid: int, count: int = limits.DEFAULT_PAGE_SIZE, before: float | None = None, viewer_uid: int | None = None
+) -> LikedPage:
+    """The posts ``uid`` liked, most recent like first, liked before ``before`` (the previous page's
+    ``next_before``), as ``viewer_uid`` may see them. Likes are ordered by when they happened, not by post
+    id, so the cursor is a like time. Raises ``UnknownUser``."""
+    count = clamp_count(count)
+    pairs = store.likes.liked_page(uid, before=before, count=count)
+    if not pairs and not store.users.get_user(uid):
+        raise exceptions.UnknownUser()
+    entries, _ = entries_for([status_id for status_id, _ in pairs], viewer=viewer_uid)
+    return LikedPage(entries, pairs[-1][1] if len(pairs) >= count else None)

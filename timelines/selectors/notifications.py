@@ -1,0 +1,103 @@
+"""Reading notifications: a page of someone's notifications with who did what to which post, grouped the way
+Mastodon groups them ("Ada and 3 others liked your post"), and the unread count.
+
+A page costs three round trips: the notifications with the read mark, the actors' hashes, and the posts'
+hashes. Notifications about a post that is gone are left out.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from timelines import exceptions, limits, store
+from timelines.records import Author, Status, User
+from timelines.selectors.timelines import clamp_count
+
+
+@dataclass(frozen=True, slots=True)
+class Notification:
+    id: int
+    kind: str
+    actor: Author
+    status: Status | None
+    time: float
+    unread: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationGroup:
+    """Notifications of one kind about one post (or follows), newest first: what a page shows as one line."""
+
+    kind: str
+    actors: list[Author]
+    status: Status | None
+    time: float
+    newest_id: int
+    unread: bool
+
+    @property
+    def others(self) -> int:
+        return len(self.actors) - 1
+
+
+def get_unread_count(*, uid: int) -> int:
+    """How many notifications ``uid`` has not seen (exact: counted above the read mark)."""
+    return store.notifications.unread(uid)
+
+
+def get_notifications(
+    *, uid: int, count: int = limits.DEFAULT_PAGE_SIZE, max_id: int | None = None
+) -> list[Notification]:
+    """``uid``'s notifications newest first, with ids below ``max_id``. Raises ``UnknownUser``."""
+    payloads, mark = store.notifications.page_and_mark(uid, max_id=max_id, count=clamp_count(count))
+    if not payloads and not store.users.get_user(uid):
+        raise exceptions.UnknownUser()
+    raw = [json.loads(payload) for payload in payloads]
+    actor_ids = sorted({int(item["actor"]) for item in raw})
+    status_ids = sorted({int(item["status"]) for item in raw if item.get("status")})
+    actors = {
+        User.from_hash(fields).id: User.from_hash(fields) for fields in store.users.get_users(actor_ids) if fields
+    }
+    statuses = {int(f["id"]): Status.from_hash(f) for f in store.statuses.get_statuses(status_ids) if f}
+    found = []
+    for item in raw:
+        actor = actors.get(int(item["actor"]))
+        status = statuses.get(int(item["status"])) if item.get("status") else None
+        if actor is None or (item.get("status") and status is None):
+            continue
+        found.append(
+            Notification(
+                int(item["id"]),
+                item["type"],
+                Author(actor.id, actor.login, actor.name),
+                status,
+                float(item["time"]),
+                int(item["id"]) > mark,
+            )
+        )
+    return found
+
+
+def group_notifications(notifications: list[Notification]) -> list[NotificationGroup]:
+    """Group a page of notifications by (kind, post), newest first; mentions and replies stay one per post
+    and author, as each is a different message."""
+    groups: dict[tuple[object, ...], list[Notification]] = {}
+    for notification in notifications:
+        status_id = notification.status.id if notification.status else None
+        key: tuple[object, ...] = (notification.kind, status_id)
+        if notification.kind in ("mention", "reply"):
+            key = (notification.kind, status_id, notification.actor.id)
+        groups.setdefault(key, []).append(notification)
+    result = [
+        NotificationGroup(
+            kind=items[0].kind,
+            actors=list({item.actor.id: item.actor for item in items}.values()),
+            status=items[0].status,
+            time=items[0].time,
+            newest_id=items[0].id,
+            unread=any(item.unread for item in items),
+        )
+        for items in groups.values()
+    ]
+    return sorted(result, key=lambda found: found.newest_id, reverse=True)

@@ -1,0 +1,49 @@
+"""Likes (Mastodon's favourites): idempotent, with an exact ``like_count`` on the status and a list of what
+each user liked, newest like first.
+
+The status's side is written first (``likers:{S}`` with the counter, refused once the status is gone), then
+the user's (``likes:{U}``); unliking undoes them in the same order. Each side is one single-slot step, so a
+repeated like changes nothing and a retried one completes.
+"""
+
+from __future__ import annotations
+
+import time
+
+from timelines import exceptions, store
+from timelines.services.notifications import LIKE, notify
+from timelines.services.users import require_user
+
+
+def _status(status_id: int) -> dict[str, str]:
+    fields = store.statuses.get_status(status_id) if isinstance(status_id, int) and status_id > 0 else {}
+    if fields.get("repost_of"):
+        fields = store.statuses.get_status(int(fields["repost_of"]))  # liking a repost likes its original
+    if not fields:
+        raise exceptions.StatusNotFound()
+    return fields
+
+
+def like_status(*, uid: int, status_id: int) -> bool:
+    """Like ``status_id`` as ``uid``; True if it was not liked yet. Notifies the author. Raises
+    ``UnknownUser`` or ``StatusNotFound``."""
+    fields = _status(status_id)
+    require_user(uid)
+    liked_id = int(fields["id"])
+    now = time.time()
+    added = store.likes.add_liker(liked_id, uid, now)
+    if added < 0:
+        raise exceptions.StatusNotFound()
+    store.likes.add_like(uid, liked_id, now)
+    if added:
+        notify(recipients=[int(fields["uid"])], kind=LIKE, actor=uid, status_id=liked_id)
+    return bool(added)
+
+
+def unlike_status(*, uid: int, status_id: int) -> bool:
+    """Take back ``uid``'s like of ``status_id``; True if there was one."""
+    fields = store.statuses.get_status(status_id) if isinstance(status_id, int) and status_id > 0 else {}
+    liked_id = int(fields["repost_of"]) if fields.get("repost_of") else status_id
+    removed = store.likes.remove_liker(liked_id, uid)
+    store.likes.remove_like(uid, liked_id)
+    return bool(removed)

@@ -1,0 +1,63 @@
+"""Notifications (Mastodon's NotifyService): mentions, replies, reposts, likes and follows, each in the feed
+of the person it concerns, through the per-recipient policy, with a live unread count.
+
+Nobody is notified of their own actions. A feed keeps ``MAX_NOTIFICATIONS`` entries; the unread count is
+the number of entries above the read mark, so it is exact whatever races. Each new notification publishes
+``notification.created`` with the recipient's unread count, which every open page of theirs shows.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+
+from timelines import events, exceptions, limits, policy, store
+from timelines.services.publishing import publish
+
+MENTION = "mention"
+REPLY = "reply"
+REPOST = "repost"
+LIKE = "like"
+FOLLOW = "follow"
+KINDS = (MENTION, REPLY, REPOST, LIKE, FOLLOW)
+
+
+def notify(*, recipients: Iterable[int], kind: str, actor: int, status_id: int | None = None) -> list[int]:
+    """Notify each of ``recipients`` (once each, never ``actor``) that ``actor`` did ``kind`` (to
+    ``status_id``), as far as the policy lets them receive it. Returns who was notified. Two round trips per
+    recipient, plus the event."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    candidates = [recipient for recipient in dict.fromkeys(recipients) if recipient != actor]
+    item = policy.Item(author_uid=actor, status_id=status_id, kind=f"notification.{kind}")
+    notified = policy.allowed_recipients(item=item, recipients=candidates)
+    for recipient in notified:
+        notification_id = store.notifications.next_notification_id()
+        payload = json.dumps(
+            {"id": notification_id, "type": kind, "actor": actor, "status": status_id, "time": time.time()},
+            separators=(",", ":"),
+        )
+        unread = store.notifications.add(recipient, notification_id, payload)
+        publish(events.notification_created(uid=recipient, unread=unread))
+    return notified
+
+
+def mark_notifications_read(*, uid: int) -> int:
+    """Mark every notification of ``uid`` as seen (opening the page does this); returns the read mark."""
+    if not store.users.get_user(uid):
+        raise exceptions.UnknownUser()
+    mark = store.notifications.mark_read(uid)
+    publish(events.notifications_changed(uid=uid, unread=0))
+    return mark
+
+
+def forget_status(*, uids: Iterable[int], status_id: int) -> None:
+    """Remove the notifications about deleted ``status_id`` from the feeds of ``uids`` (its author, the people
+    it mentioned or answered) and tell their pages the new unread count. O(MAX_NOTIFICATIONS) per feed."""
+    for uid in dict.fromkeys(uids):
+        payloads = store.notifications.page(uid, max_id=None, count=limits.MAX_NOTIFICATIONS)
+        about = [payload for payload in payloads if json.loads(payload).get("status") == status_id]
+        if about:
+            store.notifications.remove(uid, about)
+            publish(events.notifications_changed(uid=uid, unread=store.notifications.unread(uid)))

@@ -1,0 +1,93 @@
+"""Reposts (Mastodon's reblogs, Twitter's retweets): a repost is a status of its own that points at the
+original, appears in its author's profile and reaches their followers, once per home.
+
+``repost_status`` is a sequence of idempotent single-slot steps: the reposter's claim (``user:reposts:{U}``,
+so a user reposts an original once, whatever the races), the repost's hash, the original's side
+(``reposts:{O}`` with an exact ``repost_count``; refused once the original is gone), the reposter's profile,
+then delivery with deduplication (``store.reposts.push_repost``) and a notification for the original's
+author. ``undo_repost`` deletes the repost the same way ``delete_status`` deletes a post.
+"""
+
+from __future__ import annotations
+
+from timelines import events, exceptions, policy, store
+from timelines.services.cleanup import finish_deletion, typed
+from timelines.services.delivery import deliver_status
+from timelines.services.notifications import REPOST, notify
+from timelines.services.publishing import publish
+from timelines.services.users import require_user
+
+
+def _original(status_id: int) -> dict[str, str]:
+    """The stored hash of the status to repost: the original when ``status_id`` is itself a repost."""
+    fields = store.statuses.get_status(status_id) if isinstance(status_id, int) and status_id > 0 else {}
+    if fields.get("repost_of"):
+        fields = store.statuses.get_status(int(fields["repost_of"]))
+    if not fields:
+        raise exceptions.StatusNotFound()
+    return fields
+
+
+def repost_status(*, uid: int, status_id: int) -> bool:
+    """Repost ``status_id`` (or the original it reposts) as ``uid``; True if that made a new repost, False if
+    ``uid`` had already reposted it. Raises ``UnknownUser``, ``StatusNotFound`` (missing or deleted) or
+    ``CannotRepost`` (the policy does not let the public see it: a private post cannot be reposted)."""
+    original = _original(status_id)
+    original_id, author_uid = int(original["id"]), int(original["uid"])
+    reposter = require_user(uid)
+    if not _public(original):
+        raise exceptions.CannotRepost()
+    existing = store.reposts.repost_of_user(uid, original_id)
+    if existing is not None and store.statuses.status_exists(existing):
+        return False
+    repost_id, posted_micros = store.statuses.next_status_id()
+    posted = posted_micros / 1_000_000
+    if store.reposts.claim_repost(uid, original_id, repost_id) != repost_id:
+        return False  # a racing request of the same user reposted it first
+    fields = {
+        "message": "",
+        "posted": repr(posted),
+        "id": repost_id,
+        "uid": uid,
+        "login": reposter["login"],
+        "name": reposter.get("name") or reposter["login"],
+        "repost_of": original_id,
+    }
+    store.statuses.write_status(repost_id, fields)
+    if store.reposts.add_reposter(original_id, uid, posted) < 0:
+        # The original was deleted meanwhile: take the repost back; nothing else was written.
+        store.statuses.delete_status_if_owner(repost_id, uid)
+        store.reposts.release_repost(uid, original_id, repost_id)
+        raise exceptions.StatusNotFound()
+    store.statuses.add_to_profile(uid, repost_id, posted, home=False)
+    store.reposts.push_repost("followers", [uid], original_id, repost_id, posted)
+    deliver_status(status={**fields, "posted": posted})
+    notify(recipients=[author_uid], kind=REPOST, actor=uid, status_id=original_id)
+    publish(events.status_created({**fields, "posted": posted, "repost_of": typed(original)}))
+    return True
+
+
+def undo_repost(*, uid: int, status_id: int) -> bool:
+    """Undo ``uid``'s repost of ``status_id`` (the original, or the repost itself); True if there was one.
+    The repost leaves every home it reached, unless they get the post some other way."""
+    try:
+        original_id = int(_original(status_id)["id"])
+    except exceptions.StatusNotFound:
+        original_id = status_id  # the original is gone: its deletion removes the reposts anyway
+    repost_id = store.reposts.repost_of_user(uid, original_id)
+    if repost_id is None:
+        return False
+    outcome, fields = store.statuses.delete_status_if_owner(repost_id, uid)
+    if outcome != "deleted":
+        store.reposts.release_repost(uid, original_id, repost_id)
+        return False
+    finish_deletion(fields=fields)
+    return True
+
+
+def _public(original: dict[str, str]) -> bool:
+    """Whether the public may see ``original``: only what the public may see can be reposted."""
+    chooser = policy.get_policy()
+    state = chooser.load(recipients=(policy.PUBLIC,), authors=(int(original["uid"]),))
+    item = policy.Item(author_uid=int(original["uid"]), status_id=int(original["id"]), fields=original)
+    return chooser.allows_all(state) or chooser.allows(state, recipient=policy.PUBLIC, item=item)

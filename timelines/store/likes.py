@@ -1,0 +1,56 @@
+"""Likes (``keys.likes``): who liked a status (with its exact ``like_count``) and what a user liked.
+
+See ``timelines.store`` for the rules every store module follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from socialsite.redis_client import get_redis
+from timelines import keys
+from timelines.store.lua import script as _script
+
+
+def add_liker(status_id: int, uid: int, when: float) -> int:
+    """The status's side of a like: 1 added, 0 already liked, -1 status gone (nothing written)."""
+    return int(
+        _script("set_counted")(
+            keys=[keys.status(status_id), keys.likers(status_id)], args=["add", uid, repr(when), "like_count"]
+        )
+    )
+
+
+def remove_liker(status_id: int, uid: int) -> int:
+    """The status's side of an unlike: 1 removed, 0 was not liked."""
+    return int(
+        _script("set_counted")(
+            keys=[keys.status(status_id), keys.likers(status_id)], args=["remove", uid, 0, "like_count"]
+        )
+    )
+
+
+def add_like(uid: int, status_id: int, when: float) -> None:
+    """The user's side of a like (an existing like keeps its first time)."""
+    get_redis().zadd(keys.likes_of(uid), {str(status_id): when}, nx=True)
+
+
+def remove_like(uid: int, status_id: int) -> None:
+    get_redis().zrem(keys.likes_of(uid), status_id)
+
+
+def remove_likes(uids: Sequence[int | str], status_id: int) -> None:
+    """Take a deleted status out of the likes of ``uids``. One pipelined round trip."""
+    if not uids:
+        return
+    with get_redis().pipeline(transaction=False) as pipe:
+        for uid in uids:
+            pipe.zrem(keys.likes_of(uid), status_id)
+        pipe.execute()
+
+
+def liked_page(uid: int, *, before: float | None, count: int) -> list[tuple[int, float]]:
+    """(status id, like time) of ``uid``'s likes, newest like first, liked strictly before ``before``."""
+    highest = "+inf" if before is None else f"({before!r}"
+    pairs = get_redis().zrevrangebyscore(keys.likes_of(uid), highest, "-inf", start=0, num=count, withscores=True)
+    return [(int(member), score) for member, score in pairs]

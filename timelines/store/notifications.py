@@ -1,0 +1,54 @@
+"""Notification feeds (``keys.notifications``): capped, newest first, with an exact unread count.
+
+See ``timelines.store`` for the rules every store module follows.
+"""
+
+from __future__ import annotations
+
+from socialsite.redis_client import get_redis
+from timelines import keys, limits
+from timelines.store.lua import script as _script
+
+
+def next_notification_id() -> int:
+    return int(get_redis().incr(keys.NOTIFICATION_ID_COUNTER))
+
+
+def add(uid: int, notification_id: int, payload: str) -> int:
+    """Add one notification (JSON) to ``uid``'s feed, trimmed to ``MAX_NOTIFICATIONS``; returns the unread
+    count."""
+    return int(
+        _script("add_notification")(
+            keys=[keys.notifications(uid), keys.notifications_read(uid)],
+            args=[notification_id, payload, limits.MAX_NOTIFICATIONS],
+        )
+    )
+
+
+def page_and_mark(uid: int, *, max_id: int | None, count: int) -> tuple[list[str], int]:
+    """``page`` and the read mark (the id of the newest notification seen), in one pipelined round trip."""
+    highest = "+inf" if not max_id else f"({max_id}"
+    with get_redis().pipeline(transaction=False) as pipe:
+        pipe.zrevrangebyscore(keys.notifications(uid), highest, "-inf", start=0, num=count)
+        pipe.get(keys.notifications_read(uid))
+        payloads, mark = pipe.execute()
+    return payloads, int(mark or 0)
+
+
+def page(uid: int, *, max_id: int | None, count: int) -> list[str]:
+    """The JSON of ``uid``'s notifications, newest first, with ids below ``max_id``."""
+    highest = "+inf" if not max_id else f"({max_id}"
+    return get_redis().zrevrangebyscore(keys.notifications(uid), highest, "-inf", start=0, num=count)
+
+
+def remove(uid: int, payloads: list[str]) -> None:
+    if payloads:
+        get_redis().zrem(keys.notifications(uid), *payloads)
+
+
+def unread(uid: int) -> int:
+    return int(_script("unread_notifications")(keys=[keys.notifications(uid), keys.notifications_read(uid)]))
+
+
+def mark_read(uid: int) -> int:
+    return int(_script("mark_notifications_read")(keys=[keys.notifications(uid), keys.notifications_read(uid)]))

@@ -1,0 +1,11 @@
+-- Adds a notification to a user's feed, trims the feed, and returns the unread count (user's slot).
+-- KEYS[1]  notifications:{U}        ZSET  notification JSON -> notification id
+-- KEYS[2]  notifications:read:{U}   STRING  id of the newest notification seen
+-- ARGV[1]  notification id
+-- ARGV[2]  notification JSON
+-- ARGV[3]  how many notifications a feed keeps
+-- returns  the number of unread notifications after the insert
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[3]) - 1)
+local seen = redis.call('GET', KEYS[2]) or '0'
+return redis.call('ZCOUNT', KEYS[1], '(' .. seen, '+inf')

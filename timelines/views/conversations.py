@@ -1,0 +1,91 @@
+"""A post's own page (``/@login/<id>``): its ancestors, the post, its replies as a tree with Load more, and
+the reply form; and posting a reply, from that page or in place under a post (htmx)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from timelines import exceptions, limits, selectors, services
+from timelines.forms import ReplyForm
+from timelines.records import Status
+from timelines.templatetags.timeline_format import status_url
+from timelines.views.params import announce, query_int, viewer_uid, wants_fragment
+
+THREAD_PAGE_SIZE = limits.DEFAULT_PAGE_SIZE
+
+
+def _status_of(login: str, status_id: int | str) -> Status:
+    """The post ``status_id`` if ``login`` wrote it (case-insensitively); a repost or anything else is 404."""
+    try:
+        status = selectors.get_status(status_id=int(status_id))
+    except exceptions.StatusNotFound:
+        raise Http404(exceptions.STATUS_NOT_FOUND) from None
+    if status.login.lower() != login.lower() or status.repost_of is not None:
+        raise Http404(exceptions.STATUS_NOT_FOUND)
+    return status
+
+
+def _prefill(status: Status, viewer: int | None) -> str:
+    return "" if viewer == status.uid else f"@{status.login} "
+
+
+@require_safe
+def status_page(request: HttpRequest, login: str, status_id: int) -> HttpResponse:
+    status = _status_of(login, status_id)
+    viewer = viewer_uid(request)
+    cursor = query_int(request, "max_id")
+    try:
+        thread = selectors.get_thread(status_id=status.id, viewer_uid=viewer, max_id=cursor, count=THREAD_PAGE_SIZE)
+    except exceptions.StatusNotFound:
+        raise Http404(exceptions.STATUS_NOT_FOUND) from None
+    context = {
+        "thread": thread,
+        "status": thread.status,
+        "form": ReplyForm(initial={"message": _prefill(status, viewer)}),
+        "reply_to": status,
+        "max_depth": limits.MAX_REPLY_DEPTH,
+        "focus_reply": bool(request.GET.get("reply")),
+    }
+    if wants_fragment(request) and cursor:
+        return render(request, "timelines/_thread_page.html", context)
+    return render(request, "timelines/status_page.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def reply(request: HttpRequest, login: str, status_id: int) -> HttpResponse:
+    """GET: the reply form on its own, swapped in under a post by its Reply button (htmx). POST: the reply."""
+    status = _status_of(login, status_id)
+    if request.method != "POST":
+        form = ReplyForm(initial={"message": _prefill(status, request.user.uid)})
+        return render(request, "timelines/_reply_form.html", {"form": form, "reply_to": status, "autofocus": True})
+    form = ReplyForm(request.POST)
+    if form.is_valid():
+        try:
+            reply_id = services.post_status(
+                uid=request.user.uid, message=form.cleaned_data["message"], in_reply_to=status.id
+            )
+        except (exceptions.InvalidMessage, exceptions.InvalidStatusData) as error:
+            form.add_error("message", error.message)
+        except exceptions.StatusNotFound:
+            raise Http404(exceptions.STATUS_NOT_FOUND) from None
+        else:
+            if wants_fragment(request):
+                posted = selectors.get_status(status_id=reply_id)
+                response = render(request, "timelines/_reply_result.html", {"reply_to": status, "posted": posted})
+                return announce(response, "Reply posted.")
+            messages.success(request, "Reply posted.")
+            return redirect(f"{status_url(status.login, status.id)}#status-{reply_id}")
+    context = {"form": form, "reply_to": status, "autofocus": True}
+    if wants_fragment(request):
+        return render(request, "timelines/_reply_form.html", context, status=400)
+    try:
+        thread = selectors.get_thread(status_id=status.id, viewer_uid=request.user.uid, count=THREAD_PAGE_SIZE)
+    except exceptions.StatusNotFound:
+        raise Http404(exceptions.STATUS_NOT_FOUND) from None
+    context.update(thread=thread, status=thread.status, max_depth=limits.MAX_REPLY_DEPTH)
+    return render(request, "timelines/status_page.html", context, status=400)
