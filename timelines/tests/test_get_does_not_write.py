@@ -14,6 +14,7 @@ from timelines.tests.test_views import PASSWORD, logged_in
 
 pytestmark = pytest.mark.django_db
 
+
 def redis_changes() -> int:
     """How many changes Redis has made to its data (its "dirty" counter, which every write increments)."""
     return int(get_redis().info("persistence")["rdb_changes_since_last_save"])

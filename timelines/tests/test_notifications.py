@@ -1,0 +1,125 @@
+"""Notifications: who is told what, exact unread counts, grouping, read marks, caps, and deletion."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from socialsite.redis_client import get_redis
+from timelines import events, keys, limits, selectors, services
+from timelines.tests.helpers import next_message
+
+
+def kinds(uid: int) -> list[tuple[str, str, int | None]]:
+    return [(n.kind, n.actor.login, n.status.id if n.status else None) for n in selectors.get_notifications(uid=uid)]
+
+
+def test_mentions_replies_reposts_likes_and_follows_notify_the_person_concerned(alice, bob, carol):
+    post = services.post_status(uid=alice, message="hello @bob and @carol")
+    reply = services.post_status(uid=bob, message="@alice hi back", in_reply_to=post)
+    services.repost_status(uid=carol, status_id=post)
+    services.like_status(uid=bob, status_id=post)
+    services.follow_user(uid=carol, other_uid=alice)
+    assert kinds(bob) == [("mention", "alice", post)]
+    assert kinds(carol) == [("mention", "alice", post)]
+    assert kinds(alice) == [
+        ("follow", "carol", None),
+        ("like", "bob", post),
+        ("repost", "carol", post),
+        ("reply", "bob", reply),  # "replied to you", not also "mentioned you"
+    ]
+    assert selectors.get_unread_count(uid=alice) == 4
+
+
+def test_nobody_is_notified_of_their_own_actions(alice):
+    post = services.post_status(uid=alice, message="me, @alice")
+    services.post_status(uid=alice, message="talking to myself", in_reply_to=post)
+    services.like_status(uid=alice, status_id=post)
+    services.repost_status(uid=alice, status_id=post)
+    assert selectors.get_notifications(uid=alice) == []
+    assert selectors.get_unread_count(uid=alice) == 0
+
+
+def test_reading_marks_everything_read_and_publishes_the_new_count(alice, bob):
+    services.follow_user(uid=bob, other_uid=alice)
+    services.like_status(uid=bob, status_id=services.post_status(uid=alice, message="x"))
+    assert selectors.get_unread_count(uid=alice) == 2
+    pubsub = get_redis().pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(keys.STREAM_CHANNEL)
+    try:
+        services.mark_notifications_read(uid=alice)
+        event = json.loads(next_message(pubsub)["data"])
+    finally:
+        pubsub.close()
+    assert (event["type"], event["uid"], event["unread"]) == (events.NOTIFICATIONS_CHANGED, alice, 0)
+    assert selectors.get_unread_count(uid=alice) == 0
+    assert all(not n.unread for n in selectors.get_notifications(uid=alice))
+    services.follow_user(uid=alice, other_uid=bob)
+    assert selectors.get_unread_count(uid=bob) == 1
+
+
+def test_a_new_notification_publishes_the_recipients_unread_count(alice, bob):
+    pubsub = get_redis().pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(keys.STREAM_CHANNEL)
+    try:
+        services.follow_user(uid=bob, other_uid=alice)
+        event = json.loads(next_message(pubsub)["data"])
+    finally:
+        pubsub.close()
+    assert event == {"type": events.NOTIFICATION_CREATED, "v": events.VERSION, "uid": alice, "unread": 1}
+
+
+def test_likes_of_one_post_group_into_one_line(alice, make_user):
+    post = services.post_status(uid=alice, message="popular")
+    fans = [make_user(f"fan{i}", f"Fan {i}") for i in range(4)]
+    for fan in fans:
+        services.like_status(uid=fan, status_id=post)
+    [group] = selectors.group_notifications(selectors.get_notifications(uid=alice))
+    assert (group.kind, group.actors[0].login, group.others, group.unread) == ("like", "fan3", 3, True)
+
+
+def test_unread_counts_stay_exact_under_racing_notifications(alice, make_user):
+    post = services.post_status(uid=alice, message="race")
+    fans = [make_user() for _ in range(30)]
+    threads = [threading.Thread(target=services.like_status, kwargs={"uid": f, "status_id": post}) for f in fans]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert selectors.get_unread_count(uid=alice) == 30
+
+
+def test_a_feed_keeps_the_newest_notifications_only(alice, make_user, monkeypatch):
+    monkeypatch.setattr(limits, "MAX_NOTIFICATIONS", 5)  # read by the store in this process only
+    post = services.post_status(uid=alice, message="capped")
+    fans = [make_user() for _ in range(8)]
+    for fan in fans:
+        services.like_status(uid=fan, status_id=post)
+    assert [n.actor.id for n in selectors.get_notifications(uid=alice)] == list(reversed(fans))[:5]
+    assert selectors.get_unread_count(uid=alice) == 5
+
+
+def test_deleting_a_post_removes_the_notifications_about_it(alice, bob, carol):
+    post = services.post_status(uid=alice, message="hey @bob")
+    services.like_status(uid=carol, status_id=post)
+    reply = services.post_status(uid=carol, message="reply", in_reply_to=post)
+    services.delete_status(uid=alice, status_id=post)
+    assert selectors.get_notifications(uid=bob) == [] and selectors.get_unread_count(uid=bob) == 0
+    assert kinds(alice) == [("reply", "carol", reply)]
+    services.delete_status(uid=carol, status_id=reply)
+    assert kinds(alice) == [] and selectors.get_unread_count(uid=alice) == 0
+
+
+@pytest.mark.parametrize("kind", ["mention", "follow"])
+def test_the_policy_decides_who_is_notified(alice, bob, settings, monkeypatch, kind):
+    from timelines.tests import policies
+
+    settings.TIMELINES_POLICY = policies.PATH
+    monkeypatch.setenv(policies.ENV, policies.refusal(bob, alice))
+    if kind == "mention":
+        services.post_status(uid=alice, message="hi @bob")
+    else:
+        services.follow_user(uid=alice, other_uid=bob)
+    assert selectors.get_notifications(uid=bob) == []
