@@ -11,7 +11,8 @@ could match it:
   not promised to stay), so one identifier keeps its sample, and sees the deletions of what it was sent.
 - ``TrackFilter``: comma-separated phrases; a phrase matches when every one of its words is in the message
   (listing 8.18), with the tokenization of ``matching.words``.
-- ``FollowFilter``: logins; posts by them or mentioning ``@login`` (listing 8.19).
+- ``FollowFilter``: logins; posts by them, replies to their posts, their reposts and reposts of their posts
+  (as Twitter's ``follow``), and posts mentioning ``@login`` (listing 8.19).
 - ``LocationFilter``: boxes ``lon_min,lat_min,lon_max,lat_max`` containing the status's ``location``
   (listing 8.20, whose stray ``self`` is gone).
 - ``AnyOf``: several predicates of one request, ORed as Twitter did (the book kept only the last one).
@@ -120,9 +121,9 @@ class FollowFilter:
         return {matching.login_key(login) for login in self.logins}
 
     def __call__(self, event: dict[str, Any]) -> bool:
-        if str(event.get("login", "")).lower() in self.logins:
-            return True
-        return not self.logins.isdisjoint(matching.event_mentions(event))
+        # As Twitter's follow: posts by them, replies to their posts, their reposts and reposts of their
+        # posts, and (the book's) posts mentioning them.
+        return not self.logins.isdisjoint(matching.event_logins(event))
 
 
 @dataclass(frozen=True, slots=True)

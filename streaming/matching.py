@@ -6,7 +6,8 @@ An event (a posted or deleted status) is offered to subscriptions registered und
 - ``sample:<n>``: events whose ``id % 100 == n`` (a sample stream registers only the buckets it keeps, so a
   10 % sample is not even offered the other 90 % of events);
 - ``author:<uid>``: events by that user (live home timelines);
-- ``login:<login>``: events by that user or mentioning ``@login`` (the ``follow`` filter);
+- ``login:<login>``: events by that user, replying to them, reposting them, or mentioning ``@login`` (the
+  ``follow`` filter);
 - ``word:<word>``: events whose message contains that word (the ``track`` filter indexes one word per phrase);
 - ``geo:<lat cell>:<lon cell>``: events located in that cell of a ``GEO_CELL_DEGREES`` grid (the ``locations``
   filter registers the cells its boxes touch); ``GEO``: every event carrying a location.
@@ -76,6 +77,20 @@ def event_words(event: dict[str, Any]) -> set[str]:
     return _cached(event, "words", lambda: words(str(event.get("message", ""))))
 
 
+def event_logins(event: dict[str, Any]) -> set[str]:
+    """Every lowercased login an event concerns for ``follow``: its author, the author it replies to, the
+    author of what it reposts, and the logins it mentions (cached on a ``StreamEvent``)."""
+
+    def compute() -> set[str]:
+        found = set(event_mentions(event))
+        for name in ("login", "in_reply_to_login", "repost_of_login"):
+            if event.get(name):
+                found.add(str(event[name]).lower())
+        return found
+
+    return _cached(event, "logins", compute)
+
+
 def event_mentions(event: dict[str, Any]) -> set[str]:
     """The logins the event's message mentions (cached on a ``StreamEvent``)."""
     return _cached(event, "mentions", lambda: mentions(str(event.get("message", ""))))
@@ -121,9 +136,7 @@ def event_index_keys(event: dict[str, Any]) -> set[str]:
     found = {ALL, sample_key(int(event["id"]) % 100)}
     if "uid" in event:
         found.add(author_key(int(event["uid"])))
-    if event.get("login"):
-        found.add(login_key(str(event["login"])))
-    found.update(login_key(login) for login in event_mentions(event))
+    found.update(login_key(login) for login in event_logins(event))
     found.update(word_key(word) for word in event_words(event))
     location = event_location(event)
     if location is not None:

@@ -51,6 +51,8 @@ RESERVED_STATUS_FIELDS = frozenset(
         "mentions",
         "tags",
         "repost_of",
+        "repost_of_uid",
+        "repost_of_login",
         "reposted_by",
         "liked",
         "reposted",

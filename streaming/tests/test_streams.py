@@ -225,6 +225,31 @@ def test_follow_matches_posts_by_or_mentioning_a_login(server, people):
     run(scenario)
 
 
+def test_follow_also_matches_replies_to_them_their_reposts_and_reposts_of_their_posts(server, people):
+    """As Twitter's follow; a repost arrives as its own status with the original under "repost_of", and its
+    deletion reaches the clients it reached."""
+    alice, bob, carol = people
+
+    async def scenario():
+        listener = await listen(server, "filter", follow="alice")
+        original = await post(bob, "not by alice")
+        reply = await asyncio.to_thread(services.post_status, uid=carol, message="re", in_reply_to=original)
+        by_alice = await post(alice, "alice here")
+        reply_to_alice = await asyncio.to_thread(services.post_status, uid=bob, message="nice", in_reply_to=by_alice)
+        await asyncio.to_thread(services.repost_status, uid=carol, status_id=by_alice)
+        await asyncio.to_thread(services.repost_status, uid=alice, status_id=original)
+        messages = await received(listener, 4)
+        assert [m["id"] for m in messages[:2]] == [by_alice, reply_to_alice]
+        reposted = {m["repost_of"]["id"]: m for m in messages[2:]}
+        assert set(reposted) == {by_alice, original} and reply not in [m["id"] for m in messages]
+        assert reposted[by_alice]["uid"] == carol and reposted[by_alice]["repost_of"]["message"] == "alice here"
+        await asyncio.to_thread(services.undo_repost, uid=carol, status_id=by_alice)
+        [deleted] = (await received(listener, 5))[4:]
+        assert deleted == {"id": reposted[by_alice]["id"], "deleted": True}
+
+    run(scenario)
+
+
 def test_locations_match_statuses_inside_a_box(server, people):
     alice, _, _ = people
 

@@ -102,7 +102,7 @@ def typed(fields: dict[str, str]) -> dict[str, Any]:
     a status)."""
     result: dict[str, Any] = {**fields, "id": int(fields["id"]), "uid": int(fields["uid"])}
     result["posted"] = float(fields["posted"])
-    for name in ("in_reply_to", "in_reply_to_uid", "root", "repost_of"):
+    for name in ("in_reply_to", "in_reply_to_uid", "root", "repost_of", "repost_of_uid"):
         if result.get(name):
             result[name] = int(result[name])
     return result

@@ -52,6 +52,9 @@ def repost_status(*, uid: int, status_id: int) -> bool:
         "login": reposter["login"],
         "name": reposter.get("name") or reposter["login"],
         "repost_of": original_id,
+        # Kept with the repost so its deletion reaches the streams that showed it (follow=<original author>).
+        "repost_of_uid": author_uid,
+        "repost_of_login": original["login"],
     }
     store.statuses.write_status(repost_id, fields)
     if store.reposts.add_reposter(original_id, uid, posted) < 0:
