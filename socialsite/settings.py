@@ -154,7 +154,7 @@ STREAMING_CLOSE_GRACE_SECONDS = float(os.environ.get("STREAMING_CLOSE_GRACE_SECO
 STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", DEBUG)
 
 # Who may receive what (timelines/policy.py): the dotted path of the per-recipient policy every surface asks.
-TIMELINES_POLICY = os.environ.get("SOCIALSITE_POLICY") or "timelines.policy.Policy"
+TIMELINES_POLICY = os.environ.get("SOCIALSITE_POLICY") or "timelines.privacy.PrivacyPolicy"
 # Where the live home timeline is served (streaming/live.py); the home page links to it.
 LIVE_HOME_PATH = "live/home"
 

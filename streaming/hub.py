@@ -220,7 +220,9 @@ class Hub:
             return
         self.stats.events += 1
         chooser = policy.get_policy()
-        public = chooser.allows(self.public_state, recipient=policy.PUBLIC, item=policy.Item.of_status(event))
+        public = chooser.allows(
+            self.public_state, recipient=policy.PUBLIC, item=policy.Item.of_status(event, context=policy.LISTING)
+        )
         candidates: set[Subscription] = set()
         for key in index_keys:
             bucket = self.index.get(key)

@@ -32,6 +32,12 @@ from django.utils.module_loading import import_string
 
 PUBLIC = None  # the recipient of public surfaces: the streaming API, and anonymous readers
 
+# Where an item is about to be seen; some rules depend on it (a mute hides posts from feeds, not from pages).
+FEED = "feed"  # home and list timelines, the live home
+NOTIFICATION = "notification"
+PAGE = "page"  # a profile, a thread, someone's likes, search results
+LISTING = "listing"  # tag timelines and the public streams
+
 S = TypeVar("S", bound=Mapping[str, Any])
 
 
@@ -42,12 +48,13 @@ class Item:
 
     author_uid: int
     status_id: int | None = None
-    kind: str = "status"
+    kind: str = "status"  # "status", "repost", "notification.<kind>", or "profile" (the account itself)
     fields: Mapping[str, Any] = field(default_factory=dict)
+    context: str = FEED
 
     @classmethod
-    def of_status(cls, status: Mapping[str, Any]) -> Item:
-        return cls(author_uid=int(status["uid"]), status_id=int(status["id"]), fields=status)
+    def of_status(cls, status: Mapping[str, Any], context: str = FEED) -> Item:
+        return cls(author_uid=int(status["uid"]), status_id=int(status["id"]), fields=status, context=context)
 
 
 class Policy:
@@ -89,23 +96,41 @@ def allowed_recipients(*, item: Item, recipients: Sequence[int]) -> list[int]:
     if not recipients:
         return []
     policy = get_policy()
-    state = policy.load(recipients=recipients, authors=(item.author_uid,))
+    authors = [item.author_uid]
+    if item.fields.get("repost_of_uid"):
+        authors.append(int(item.fields["repost_of_uid"]))
+    state = policy.load(recipients=recipients, authors=authors)
     if policy.allows_all(state):
         return list(recipients)
     return [recipient for recipient in recipients if policy.allows(state, recipient=recipient, item=item)]
 
 
-def visible_to(*, viewer: int | None, statuses: Sequence[S]) -> list[S]:
-    """The statuses of ``statuses`` that ``viewer`` (None: an anonymous reader) may see, in order."""
+def visible_to(*, viewer: int | None, statuses: Sequence[S], context: str = PAGE) -> list[S]:
+    """The statuses of ``statuses`` that ``viewer`` (None: an anonymous reader) may see in ``context``, in
+    order."""
     if not statuses:
         return []
     policy = get_policy()
     state = policy.load(recipients=(viewer,), authors={int(status["uid"]) for status in statuses})
     if policy.allows_all(state):
         return list(statuses)
-    return [status for status in statuses if policy.allows(state, recipient=viewer, item=Item.of_status(status))]
+    return [
+        status
+        for status in statuses
+        if policy.allows(state, recipient=viewer, item=Item.of_status(status, context=context))
+    ]
 
 
-def may_see(*, viewer: int | None, status: Mapping[str, Any]) -> bool:
+def may_see(*, viewer: int | None, status: Mapping[str, Any], context: str = PAGE) -> bool:
     """Whether ``viewer`` may see one status (a post's own page)."""
-    return bool(visible_to(viewer=viewer, statuses=[status]))
+    return bool(visible_to(viewer=viewer, statuses=[status], context=context))
+
+
+def may_see_profile(*, viewer: int | None, author: int) -> bool:
+    """Whether ``viewer`` may see the posts of ``author``'s profile (a private account shows them to its
+    approved followers only; a block hides them both ways)."""
+    policy = get_policy()
+    state = policy.load(recipients=(viewer,), authors=(author,))
+    return policy.allows_all(state) or policy.allows(
+        state, recipient=viewer, item=Item(author_uid=author, kind="profile", context=PAGE)
+    )

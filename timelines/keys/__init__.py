@@ -15,6 +15,8 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.conversations``: ``replies:{9001}``, ``thread:{9001}``;
 - ``keys.likes``: ``likes:{42}``, ``likers:{9001}``;
 - ``keys.reposts``: ``reposts:{9001}``, ``user:reposts:{42}``, ``home:reposts:{7}``, ``list:reposts:{3}``;
+- ``keys.privacy``: ``follow:requests:{42}``, ``follow:requested:{7}``, ``blocks:{42}``, ``blocked:by:{7}``,
+  ``mutes:{42}``, ``muted:by:{7}``;
 - ``keys.notifications``: ``notifications:{42}``, ``notifications:read:{42}``, ``notification:id:``;
 - ``keys.channels``: the pub/sub channel of typed events.
 
@@ -30,6 +32,7 @@ from timelines.keys.graph import followers, following
 from timelines.keys.likes import likers, likes_of
 from timelines.keys.lists import LIST_ID_COUNTER, list_members, list_timeline, listed_in, lists_of, user_list
 from timelines.keys.notifications import NOTIFICATION_ID_COUNTER, notifications, notifications_read
+from timelines.keys.privacy import blocked_by, blocks, follow_requested, follow_requests, muted_by, mutes
 from timelines.keys.refill import refill_run
 from timelines.keys.reposts import home_reposts, list_reposts, reposters, user_reposts
 from timelines.keys.statuses import STATUS_ID_COUNTER, status
@@ -44,6 +47,10 @@ __all__ = [
     "TIMELINES",
     "USERS_BY_LOGIN",
     "USER_ID_COUNTER",
+    "blocked_by",
+    "blocks",
+    "follow_requested",
+    "follow_requests",
     "followers",
     "following",
     "home_reposts",
@@ -55,6 +62,8 @@ __all__ = [
     "list_timeline",
     "listed_in",
     "lists_of",
+    "muted_by",
+    "mutes",
     "notifications",
     "notifications_read",
     "profile_timeline",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from timelines import exceptions, limits, store
+from timelines import exceptions, limits, policy, store
 from timelines.records import Status, TimelineEntry
 from timelines.selectors.entries import visible_entries
 
@@ -88,7 +88,7 @@ def get_thread(
         for found, is_liked, is_reposted in zip(hashes, liked, reposted, strict=True)
         if found
     }
-    visible = {entry.status.id: entry for entry in visible_entries(viewer_uid, list(entries.values()))}
+    visible = {entry.status.id: entry for entry in visible_entries(viewer_uid, list(entries.values()), policy.PAGE)}
     if focus.id not in visible:
         raise exceptions.StatusNotFound()
     more = start + len(page) < len(walk)

@@ -16,7 +16,9 @@ from timelines import policy, store
 from timelines.records import Author, Status, TimelineEntry
 
 
-def entries_for(ids: Sequence[int], *, viewer: int | None) -> tuple[list[TimelineEntry], int]:
+def entries_for(
+    ids: Sequence[int], *, viewer: int | None, context: str = policy.FEED
+) -> tuple[list[TimelineEntry], int]:
     """The entries of timeline ids ``ids`` (newest first) for ``viewer``; also returns how many of the ids
     had a status hash (the rest are zombies)."""
     hashes = store.statuses.get_statuses(ids)
@@ -41,10 +43,12 @@ def entries_for(ids: Sequence[int], *, viewer: int | None) -> tuple[list[Timelin
             continue
         seen.add(entry.status.id)
         entries.append(entry)
-    return visible_entries(viewer, entries), len(found)
+    return visible_entries(viewer, entries, context), len(found)
 
 
-def visible_entries(viewer: int | None, entries: list[TimelineEntry]) -> list[TimelineEntry]:
+def visible_entries(
+    viewer: int | None, entries: list[TimelineEntry], context: str = policy.FEED
+) -> list[TimelineEntry]:
     """The entries ``viewer`` may see: the shown status, and for a repost the reposter too, through the
     policy."""
     if not entries:
@@ -56,10 +60,16 @@ def visible_entries(viewer: int | None, entries: list[TimelineEntry]) -> list[Ti
         return entries
     kept = []
     for entry in entries:
-        if not chooser.allows(state, recipient=viewer, item=policy.Item.of_status(entry.status)):
+        if not chooser.allows(state, recipient=viewer, item=policy.Item.of_status(entry.status, context=context)):
             continue
         if entry.reposted_by is not None:
-            item = policy.Item(author_uid=entry.reposted_by.id, status_id=entry.repost_id, kind="repost")
+            item = policy.Item(
+                author_uid=entry.reposted_by.id,
+                status_id=entry.repost_id,
+                kind="repost",
+                fields={"repost_of_uid": entry.status.uid},
+                context=context,
+            )
             if not chooser.allows(state, recipient=viewer, item=item):
                 continue
         kept.append(entry)

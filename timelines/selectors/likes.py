@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from timelines import exceptions, limits, store
+from timelines import exceptions, limits, policy, store
 from timelines.records import TimelineEntry
 from timelines.selectors.entries import entries_for
 from timelines.selectors.timelines import clamp_count
@@ -26,5 +26,5 @@ def get_liked_statuses(
     pairs = store.likes.liked_page(uid, before=before, count=count)
     if not pairs and not store.users.get_user(uid):
         raise exceptions.UnknownUser()
-    entries, _ = entries_for([status_id for status_id, _ in pairs], viewer=viewer_uid)
+    entries, _ = entries_for([status_id for status_id, _ in pairs], viewer=viewer_uid, context=policy.PAGE)
     return LikedPage(entries, pairs[-1][1] if len(pairs) >= count else None)

@@ -28,7 +28,7 @@ def status_exists(*, status_id: int) -> bool:
 def get_entry(*, status_id: int, viewer_uid: int | None = None) -> TimelineEntry:
     """One post as ``viewer_uid`` sees it in a timeline: with the viewer's like and repost flags (the
     original, for a repost). Raises ``StatusNotFound``, also when the viewer may not see it."""
-    entries, _ = entries_for([status_id], viewer=viewer_uid)
+    entries, _ = entries_for([status_id], viewer=viewer_uid, context=policy.PAGE)
     if not entries:
         raise exceptions.StatusNotFound()
     return entries[0]

@@ -10,7 +10,7 @@ status (``records.TimelineEntry``), and say who reposted them.
 
 from __future__ import annotations
 
-from timelines import exceptions, keys, limits, store
+from timelines import exceptions, keys, limits, policy, store
 from timelines.records import TimelineEntry
 from timelines.selectors.entries import entries_for
 
@@ -50,6 +50,7 @@ def get_status_messages(
         keys.user(uid),
         exceptions.UnknownUser,
         viewer_uid,  # type: ignore[arg-type]
+        policy.FEED if timeline == "home" else policy.PAGE,
         page,
         count,
         max_id,
@@ -74,6 +75,7 @@ def get_list_status_messages(
         keys.user_list(list_id),
         exceptions.UnknownList,
         viewer_uid,
+        policy.FEED,
         page,
         count,
         max_id,
@@ -86,6 +88,7 @@ def _timeline_messages(
     owner_key: str,
     missing: type[exceptions.TimelineError],
     viewer_uid: int | None,
+    context: str,
     page: int,
     count: int,
     max_id: int | None,
@@ -104,7 +107,7 @@ def _timeline_messages(
         )
         if ids is None:
             raise missing()
-        entries, _ = entries_for(ids, viewer=viewer_uid)
+        entries, _ = entries_for(ids, viewer=viewer_uid, context=context)
         statuses.extend(entries[: count - len(statuses)])
         # Refill only when paging by cursor: with page numbers the next page would repeat what a refill took.
         if len(ids) < wanted or len(statuses) >= count or page > 1:

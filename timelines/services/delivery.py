@@ -100,6 +100,10 @@ def deliver(
     item = item or policy.Item(
         author_uid=uid, status_id=status_id, kind="repost" if repost_of else "status", fields=_repost(repost_of)
     )
+    if repost_of and not item.fields.get("repost_of_uid"):
+        # A deferred pass knows only the ids: the original's author is part of the decision.
+        original = store.statuses.status_authors([repost_of])[0]
+        item = policy.Item(item.author_uid, status_id, "repost", {**item.fields, "repost_of_uid": original})
     written = _allowed_targets(chosen, members, item)
     if repost_of:
         store.reposts.push_repost(chosen.name, written, repost_of, status_id, posted)

@@ -30,7 +30,7 @@ def notify(*, recipients: Iterable[int], kind: str, actor: int, status_id: int |
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
     candidates = [recipient for recipient in dict.fromkeys(recipients) if recipient != actor]
-    item = policy.Item(author_uid=actor, status_id=status_id, kind=f"notification.{kind}")
+    item = policy.Item(author_uid=actor, status_id=status_id, kind=f"notification.{kind}", context=policy.NOTIFICATION)
     notified = policy.allowed_recipients(item=item, recipients=candidates)
     for recipient in notified:
         notification_id = store.notifications.next_notification_id()

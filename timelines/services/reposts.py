@@ -92,5 +92,5 @@ def _public(original: dict[str, str]) -> bool:
     """Whether the public may see ``original``: only what the public may see can be reposted."""
     chooser = policy.get_policy()
     state = chooser.load(recipients=(policy.PUBLIC,), authors=(int(original["uid"]),))
-    item = policy.Item(author_uid=int(original["uid"]), status_id=int(original["id"]), fields=original)
+    item = policy.Item.of_status(original, context=policy.LISTING)
     return chooser.allows_all(state) or chooser.allows(state, recipient=policy.PUBLIC, item=item)

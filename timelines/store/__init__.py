@@ -3,7 +3,7 @@
 One module per concern, used as ``store.<module>.<function>``: ``users``, ``statuses``, ``timelines`` (one
 timeline ZSET), ``fanout`` (writes to many timelines at once), ``graph`` (id sets with counters: followers,
 following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads),
-``likes``, ``reposts`` and ``notifications``; ``lua`` registers the scripts in ``scripts/``.
+``likes``, ``reposts``, ``notifications`` and ``privacy``; ``lua`` registers the scripts in ``scripts/``.
 
 Functions here know keys and commands, not rules: services decide what to write and in which order,
 selectors decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless
@@ -20,6 +20,7 @@ from timelines.store import (
     likes,
     lists,
     notifications,
+    privacy,
     pubsub,
     refill,
     reposts,
@@ -35,6 +36,7 @@ __all__ = [
     "likes",
     "lists",
     "notifications",
+    "privacy",
     "pubsub",
     "refill",
     "reposts",
