@@ -20,6 +20,8 @@ NOT_LIST_OWNER = "Only the owner of a list can change it."
 INVALID_LIST_NAME = f"List names are 1 to {limits.MAX_LIST_NAME_LENGTH} characters."
 TOO_MANY_LISTS = f"You can have at most {limits.MAX_LISTS_PER_USER} lists; delete one first."
 CANNOT_REPOST = "This post cannot be reposted."
+CANNOT_TARGET_SELF = "You cannot do that to yourself."
+CANNOT_FOLLOW = "You cannot follow this account."
 LIST_FULL = f"A list can hold at most {limits.MAX_LIST_MEMBERS} people."
 
 
@@ -91,3 +93,13 @@ class ListFull(TimelineError):
 
 class CannotRepost(TimelineError):
     default_message = CANNOT_REPOST
+
+
+class CannotTargetSelf(TimelineError):
+    default_message = CANNOT_TARGET_SELF
+
+
+class CannotFollow(TimelineError):
+    """A block stands between the two people (the blocked person is not told more)."""
+
+    default_message = CANNOT_FOLLOW

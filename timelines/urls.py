@@ -1,7 +1,18 @@
 from django.urls import path, re_path
 
 from timelines import limits
-from timelines.views import conversations, follows, home, likes, lists, notifications, profiles, reactions, statuses
+from timelines.views import (
+    conversations,
+    follows,
+    home,
+    likes,
+    lists,
+    notifications,
+    privacy,
+    profiles,
+    reactions,
+    statuses,
+)
 
 app_name = "timelines"
 
@@ -17,6 +28,14 @@ urlpatterns = [
     path("statuses/<int:status_id>/unrepost", reactions.unrepost, name="unrepost"),
     path("notifications", notifications.notifications, name="notifications"),
     path("notifications/read", notifications.mark_read, name="notifications_read"),
+    path("follow-requests", privacy.follow_requests, name="follow_requests"),
+    re_path(
+        rf"^follow-requests/{LOGIN}/(?P<answer>approve|reject)$",
+        privacy.answer_follow_request,
+        name="answer_follow_request",
+    ),
+    path("settings/blocks", privacy.blocks, name="blocks"),
+    path("settings/mutes", privacy.mutes, name="mutes"),
     re_path(rf"^{LOGIN}$", profiles.profile, name="profile"),
     re_path(rf"^{LOGIN}/(?P<status_id>[0-9]{{1,16}})$", conversations.status_page, name="status"),
     re_path(rf"^{LOGIN}/(?P<status_id>[0-9]{{1,16}})/reply$", conversations.reply, name="reply"),
@@ -25,6 +44,10 @@ urlpatterns = [
     re_path(rf"^{LOGIN}/following$", profiles.following, name="following"),
     re_path(rf"^{LOGIN}/follow$", follows.follow, name="follow"),
     re_path(rf"^{LOGIN}/unfollow$", follows.unfollow, name="unfollow"),
+    re_path(rf"^{LOGIN}/block$", privacy.block, name="block"),
+    re_path(rf"^{LOGIN}/unblock$", privacy.unblock, name="unblock"),
+    re_path(rf"^{LOGIN}/mute$", privacy.mute, name="mute"),
+    re_path(rf"^{LOGIN}/unmute$", privacy.unmute, name="unmute"),
     re_path(rf"^{LOGIN}/lists$", lists.user_lists, name="user_lists"),
     re_path(rf"^{LOGIN}/lists/pick$", lists.pick, name="list_pick"),
     path("lists/create", lists.create, name="list_create"),

@@ -31,7 +31,12 @@ from timelines.keys.conversations import replies, thread
 from timelines.keys.graph import followers, following
 from timelines.keys.likes import likers, likes_of
 from timelines.keys.lists import LIST_ID_COUNTER, list_members, list_timeline, listed_in, lists_of, user_list
-from timelines.keys.notifications import NOTIFICATION_ID_COUNTER, notifications, notifications_read
+from timelines.keys.notifications import (
+    NOTIFICATION_ID_COUNTER,
+    notifications,
+    notifications_read,
+    notifications_unread,
+)
 from timelines.keys.privacy import blocked_by, blocks, follow_requested, follow_requests, muted_by, mutes
 from timelines.keys.refill import refill_run
 from timelines.keys.reposts import home_reposts, list_reposts, reposters, user_reposts
@@ -66,6 +71,7 @@ __all__ = [
     "mutes",
     "notifications",
     "notifications_read",
+    "notifications_unread",
     "profile_timeline",
     "refill_run",
     "replies",

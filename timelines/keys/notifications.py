@@ -19,3 +19,7 @@ def notifications(uid: int | str) -> str:
 
 def notifications_read(uid: int | str) -> str:
     return f"notifications:read:{{{uid}}}"
+
+
+def notifications_unread(uid: int | str) -> str:
+    return f"notifications:unread:{{{uid}}}"

@@ -41,6 +41,18 @@ class NotificationGroup:
         return len(self.actors) - 1
 
 
+@dataclass(frozen=True, slots=True)
+class HeaderCounts:
+    unread_notifications: int
+    follow_requests: int
+
+
+def get_header_counts(*, uid: int) -> HeaderCounts:
+    """What the page header counts for ``uid``: unread notifications and pending follow requests. One round
+    trip."""
+    return HeaderCounts(*store.notifications.header_counts(uid))
+
+
 def get_unread_count(*, uid: int) -> int:
     """How many notifications ``uid`` has not seen (exact: counted above the read mark)."""
     return store.notifications.unread(uid)

@@ -5,7 +5,8 @@
 - ``reposts`` and ``likes``;
 - ``notifications``: mentions, replies, reposts, likes and follows, in the feed of whom they concern;
 - ``delivery``: the one pipeline that takes a status to its audiences, through the per-recipient policy;
-- ``follows``: follow and unfollow;
+- ``follows``: follow and unfollow, and follow requests to private accounts;
+- ``privacy``: private accounts, approving requests, blocks and mutes;
 - ``lists``: named lists of users;
 - ``refill``: copying, removing, refilling and rebuilding timelines;
 - ``publishing``: typed events, after the write.
@@ -20,7 +21,7 @@ those of its exercise solutions. The public API is re-exported here: ``services.
 from __future__ import annotations
 
 from timelines.services.delivery import clean_timelines, syndicate_status
-from timelines.services.follows import follow_user, unfollow_user
+from timelines.services.follows import REQUESTED, follow_user, unfollow_user, withdraw_follow_request
 from timelines.services.likes import like_status, unlike_status
 from timelines.services.lists import (
     create_user_list,
@@ -31,6 +32,15 @@ from timelines.services.lists import (
     unfollow_user_list,
 )
 from timelines.services.notifications import mark_notifications_read
+from timelines.services.privacy import (
+    approve_follow_request,
+    block_user,
+    mute_user,
+    reject_follow_request,
+    set_private,
+    unblock_user,
+    unmute_user,
+)
 from timelines.services.refill import RebuildResult, RefillStep, rebuild_timeline, refill_timeline, request_refill
 from timelines.services.reposts import repost_status, undo_repost
 from timelines.services.statuses import create_status, delete_status, post_status
@@ -38,8 +48,11 @@ from timelines.services.users import create_user, discard_user
 from timelines.validation import clean_list_name, clean_location, clean_login, clean_message, clean_name
 
 __all__ = [
+    "REQUESTED",
     "RebuildResult",
     "RefillStep",
+    "approve_follow_request",
+    "block_user",
     "clean_list_name",
     "clean_location",
     "clean_login",
@@ -57,15 +70,21 @@ __all__ = [
     "forget_user_list",
     "like_status",
     "mark_notifications_read",
+    "mute_user",
     "post_status",
     "rebuild_timeline",
     "refill_timeline",
+    "reject_follow_request",
     "rename_user_list",
     "repost_status",
     "request_refill",
+    "set_private",
     "syndicate_status",
+    "unblock_user",
     "undo_repost",
     "unfollow_user",
     "unfollow_user_list",
     "unlike_status",
+    "unmute_user",
+    "withdraw_follow_request",
 ]

@@ -1,11 +1,12 @@
-"""Following and unfollowing (book 8.3, fixed): the two sides of the graph, then the follower's home."""
+"""Following and unfollowing (book 8.3, fixed): the two sides of the graph, then the follower's home; and
+follow requests, which take the place of a follow when the account is private (Mastodon's locked accounts)."""
 
 from __future__ import annotations
 
 import time
 
 from timelines import exceptions, keys, store
-from timelines.services.notifications import FOLLOW, notify
+from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
 from timelines.services.refill import copy_author, remove_author
 from timelines.services.users import require_users
 
@@ -16,17 +17,34 @@ def _check(uid: int, other_uid: int) -> None:
     require_users(uid, other_uid)
 
 
-def follow_user(*, uid: int, other_uid: int) -> bool:
-    """Make ``uid`` follow ``other_uid``; True if they did not already (book listing 8.4, fixed).
+REQUESTED = "requested"
+
+
+def follow_user(*, uid: int, other_uid: int) -> bool | str:
+    """Make ``uid`` follow ``other_uid``; True if they did not already (book listing 8.4, fixed). For a
+    private account it records a follow request instead (the owner is notified) and returns ``REQUESTED``
+    ("requested") while the request is pending; the follow is made when the owner approves it.
 
     Each side (following:{uid} with its counter, followers:{other} with its counter) is one atomic step that
     sets the counter from the set's size, so racing follows cannot double-count. The followee's side is
     written even when nothing changed, which completes a follow interrupted between the two steps. A new
     follow copies the followee's latest ``HOME_TIMELINE_SIZE`` statuses into the follower's home (trimmed),
     as far as the policy lets the follower receive them, and the followee is notified. Raises
-    ``CannotFollowSelf`` or ``UnknownUser``.
+    ``CannotFollowSelf``, ``UnknownUser`` or ``CannotFollow`` (a block stands between them).
     """
     _check(uid, other_uid)
+    relations = store.privacy.relations([uid], [other_uid])
+    if relations.blocked:
+        raise exceptions.CannotFollow()
+    following = (uid, other_uid) in relations.follows
+    if not following and "private" in relations.flags.get(other_uid, frozenset()):
+        request_follow(uid=uid, other_uid=other_uid)
+        return REQUESTED
+    return make_follow(uid=uid, other_uid=other_uid)
+
+
+def make_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bool:
+    """The follow itself, once allowed: both sides of the graph, then the follower's home."""
     now = time.time()
     added = store.graph.graph_add(keys.following(uid), keys.user(uid), other_uid, now, "following")
     if added < 0:
@@ -35,8 +53,24 @@ def follow_user(*, uid: int, other_uid: int) -> bool:
         raise exceptions.UnknownUser()
     if added:
         copy_author(author=other_uid, uid=uid)
-        notify(recipients=[other_uid], kind=FOLLOW, actor=uid)
+        if notify_followee:
+            notify(recipients=[other_uid], kind=FOLLOW, actor=uid)
     return bool(added)
+
+
+def request_follow(*, uid: int, other_uid: int) -> bool:
+    """Record ``uid``'s request to follow private ``other_uid`` and tell them; True if it is new."""
+    added = store.privacy.add_pair(
+        keys.follow_requests(other_uid), keys.follow_requested(uid), uid, other_uid, time.time()
+    )
+    if added:
+        notify(recipients=[other_uid], kind=FOLLOW_REQUEST, actor=uid)
+    return added
+
+
+def withdraw_follow_request(*, uid: int, other_uid: int) -> bool:
+    """Withdraw ``uid``'s pending request to follow ``other_uid``; True if there was one."""
+    return store.privacy.remove_pair(keys.follow_requests(other_uid), keys.follow_requested(uid), uid, other_uid)
 
 
 def unfollow_user(*, uid: int, other_uid: int) -> bool:

@@ -20,7 +20,11 @@ REPLY = "reply"
 REPOST = "repost"
 LIKE = "like"
 FOLLOW = "follow"
-KINDS = (MENTION, REPLY, REPOST, LIKE, FOLLOW)
+FOLLOW_REQUEST = "follow_request"
+FOLLOW_ACCEPTED = "follow_accepted"
+MODERATION = "moderation"
+REPORT_RESOLVED = "report_resolved"
+KINDS = (MENTION, REPLY, REPOST, LIKE, FOLLOW, FOLLOW_REQUEST, FOLLOW_ACCEPTED, MODERATION, REPORT_RESOLVED)
 
 
 def notify(*, recipients: Iterable[int], kind: str, actor: int, status_id: int | None = None) -> list[int]:
@@ -60,4 +64,4 @@ def forget_status(*, uids: Iterable[int], status_id: int) -> None:
         about = [payload for payload in payloads if json.loads(payload).get("status") == status_id]
         if about:
             store.notifications.remove(uid, about)
-            publish(events.notifications_changed(uid=uid, unread=store.notifications.unread(uid)))
+            publish(events.notifications_changed(uid=uid, unread=store.notifications.recount_unread(uid)))

@@ -77,6 +77,9 @@ def _create(*, uid: int, message: str, in_reply_to: int | None, data: dict[str, 
     tags = text.tags(message)
     if tags:
         fields["tags"] = ",".join(tags)
+    if author.get("private"):
+        # Written while private: it stays for approved followers only, whatever the account does later.
+        fields["private"] = 1
     store.statuses.write_status(status_id, fields)
     return {**fields, "posted": posted}
 

@@ -10,6 +10,10 @@ from timelines import keys, limits
 from timelines.store.lua import script as _script
 
 
+def _feed_keys(uid: int) -> list[str]:
+    return [keys.notifications(uid), keys.notifications_read(uid), keys.notifications_unread(uid)]
+
+
 def next_notification_id() -> int:
     return int(get_redis().incr(keys.NOTIFICATION_ID_COUNTER))
 
@@ -19,7 +23,7 @@ def add(uid: int, notification_id: int, payload: str) -> int:
     count."""
     return int(
         _script("add_notification")(
-            keys=[keys.notifications(uid), keys.notifications_read(uid)],
+            keys=_feed_keys(uid),
             args=[notification_id, payload, limits.MAX_NOTIFICATIONS],
         )
     )
@@ -46,9 +50,23 @@ def remove(uid: int, payloads: list[str]) -> None:
         get_redis().zrem(keys.notifications(uid), *payloads)
 
 
+def recount_unread(uid: int) -> int:
+    """Recount (and store) ``uid``'s unread notifications after some were removed."""
+    return int(_script("unread_notifications")(keys=_feed_keys(uid)))
+
+
 def unread(uid: int) -> int:
-    return int(_script("unread_notifications")(keys=[keys.notifications(uid), keys.notifications_read(uid)]))
+    return int(get_redis().get(keys.notifications_unread(uid)) or 0)
 
 
 def mark_read(uid: int) -> int:
-    return int(_script("mark_notifications_read")(keys=[keys.notifications(uid), keys.notifications_read(uid)]))
+    return int(_script("mark_notifications_read")(keys=_feed_keys(uid)))
+
+
+def header_counts(uid: int) -> tuple[int, int]:
+    """The unread notifications and the pending follow requests of ``uid``, in one pipelined round trip."""
+    with get_redis().pipeline(transaction=False) as pipe:
+        pipe.get(keys.notifications_unread(uid))
+        pipe.zcard(keys.follow_requests(uid))
+        unread, requests = pipe.execute()
+    return int(unread or 0), int(requests)

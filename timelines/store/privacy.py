@@ -116,3 +116,20 @@ def relations(recipients: Sequence[int], authors: Sequence[int]) -> Relations:
             for target, scores in collect:
                 target.update(pair(other) for other, score in zip(others, scores, strict=True) if score is not None)
     return Relations(flags, frozenset(blocked), frozenset(muted), frozenset(follows))
+
+
+def viewer_relations(viewer: int, other: int) -> dict[str, bool]:
+    """What ``relations`` does not say about one viewer and one other account: a pending request, and which
+    way a block goes. One pipelined round trip."""
+    with get_redis().pipeline(transaction=False) as pipe:
+        pipe.zscore(keys.follow_requested(viewer), other)
+        pipe.zscore(keys.blocks(viewer), other)
+        pipe.zscore(keys.blocks(other), viewer)
+        pipe.zscore(keys.following(other), viewer)
+        requested, blocking, blocked_by, followed_by = pipe.execute()
+    return {
+        "requested": requested is not None,
+        "blocking": blocking is not None,
+        "blocked_by": blocked_by is not None,
+        "followed_by": followed_by is not None,
+    }

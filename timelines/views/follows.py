@@ -16,11 +16,20 @@ from timelines.views.params import announce, next_url, user_or_404, wants_fragme
 def _change_follow(request: HttpRequest, login: str, *, follow: bool) -> HttpResponse:
     other = user_or_404(login)
     uid = request.user.uid
+    requested = False
     try:
         if follow:
             changed = services.follow_user(uid=uid, other_uid=other.id)
+            requested = changed == services.REQUESTED
         else:
-            changed = services.unfollow_user(uid=uid, other_uid=other.id)
+            # Unfollow also withdraws a pending request (the "Requested" button).
+            changed = services.withdraw_follow_request(uid=uid, other_uid=other.id)
+            changed = services.unfollow_user(uid=uid, other_uid=other.id) or changed
+    except exceptions.CannotFollow as error:
+        if wants_fragment(request):
+            context = {"target": other, "following": False, "error": error.message}
+            return render(request, "timelines/_follow_result.html", context, status=403)
+        return render(request, "error.html", {"message": error.message}, status=403)
     except exceptions.CannotFollowSelf as error:
         if wants_fragment(request):
             context = {"target": other, "following": False, "error": error.message}
@@ -28,12 +37,13 @@ def _change_follow(request: HttpRequest, login: str, *, follow: bool) -> HttpRes
         return render(request, "error.html", {"message": error.message}, status=400)
     except exceptions.UnknownUser:
         raise Http404(exceptions.UNKNOWN_USER) from None
-    verb = "now follow" if follow else "no longer follow"
+    verb = "asked to follow" if requested else ("now follow" if follow else "no longer follow")
     if wants_fragment(request):
         context = {
             # Fresh counts: the follower count on the page changes with this click.
             "target": selectors.get_user(uid=other.id),
-            "following": follow,
+            "following": follow and not requested,
+            "requested": requested,
             "with_counts": bool(request.POST.get("counts")),
         }
         return announce(render(request, "timelines/_follow_result.html", context), f"You {verb} @{other.login}.")

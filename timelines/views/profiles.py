@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from timelines import selectors
+from timelines import policy, selectors
 from timelines.views.params import query_int, user_or_404, viewer_uid
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
 
@@ -18,15 +18,22 @@ def profile(request: HttpRequest, login: str) -> HttpResponse:
     user = user_or_404(login)
     max_id = query_int(request, "max_id")
     viewer = viewer_uid(request)
-    statuses = selectors.get_status_messages(
-        uid=user.id, timeline="profile", max_id=max_id, count=PAGE_SIZE, viewer_uid=viewer
+    relationship = selectors.get_relationship(viewer=viewer, other=user.id)
+    # A private account shows its posts to approved followers only; a block hides them both ways.
+    shown = policy.may_see_profile(viewer=viewer, author=user.id)
+    statuses = (
+        selectors.get_status_messages(
+            uid=user.id, timeline="profile", max_id=max_id, count=PAGE_SIZE, viewer_uid=viewer
+        )
+        if shown
+        else []
     )
     context = {
         "profile": user,
         "is_me": viewer == user.id,
-        "is_following": viewer is not None
-        and viewer != user.id
-        and selectors.is_following(uid=viewer, other_uid=user.id),
+        "is_following": relationship.following,
+        "relationship": relationship,
+        "shown": shown,
         "list_choices": selectors.get_list_choices(uid=viewer, member_uid=user.id) if viewer else [],
         **timeline_context(statuses),
     }

@@ -1,6 +1,7 @@
 -- Adds a notification to a user's feed, trims the feed, and returns the unread count (user's slot).
 -- KEYS[1]  notifications:{U}        ZSET  notification JSON -> notification id
 -- KEYS[2]  notifications:read:{U}   STRING  id of the newest notification seen
+-- KEYS[3]  notifications:unread:{U} STRING  the unread count, set here from the feed so it cannot drift
 -- ARGV[1]  notification id
 -- ARGV[2]  notification JSON
 -- ARGV[3]  how many notifications a feed keeps
@@ -8,4 +9,6 @@
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[3]) - 1)
 local seen = redis.call('GET', KEYS[2]) or '0'
-return redis.call('ZCOUNT', KEYS[1], '(' .. seen, '+inf')
+local unread = redis.call('ZCOUNT', KEYS[1], '(' .. seen, '+inf')
+redis.call('SET', KEYS[3], unread)
+return unread
