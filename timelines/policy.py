@@ -60,21 +60,26 @@ class Item:
 class Policy:
     """The site's policy: every recipient may receive every item."""
 
-    def load(self, *, recipients: Collection[int | None], authors: Collection[int]) -> Any:
-        """The state ``allows`` needs for these recipients and authors, read in at most one round trip."""
+    def load(self, *, recipients: Collection[int | None], authors: Collection[int], items: Sequence[Item] = ()) -> Any:
+        """The state ``allows`` needs for these recipients and authors (and, when known, these items), read in
+        at most one round trip."""
         return None
 
-    async def aload(self, *, recipients: Collection[int | None], authors: Collection[int]) -> Any:
+    async def aload(
+        self, *, recipients: Collection[int | None], authors: Collection[int], items: Sequence[Item] = ()
+    ) -> Any:
         """``load`` for the streams, off the event loop."""
-        return await sync_to_async(self.load, thread_sensitive=False)(recipients=recipients, authors=authors)
+        return await sync_to_async(self.load, thread_sensitive=False)(
+            recipients=recipients, authors=authors, items=items
+        )
 
     def allows(self, state: Any, *, recipient: int | None, item: Item) -> bool:
         """Whether ``recipient`` (None: the public) may receive ``item``. Pure: no I/O."""
         return True
 
     def allows_all(self, state: Any) -> bool:
-        """True when ``state`` shows nothing that could refuse anything (no rule applies to the recipients and
-        authors it was loaded for), so a batch needs no decision per item. Pure: no I/O."""
+        """True when ``state`` shows nothing that could refuse anything (no rule applies to the recipients,
+        authors and items it was loaded for), so a batch needs no decision per item. Pure: no I/O."""
         return True
 
 
@@ -99,7 +104,7 @@ def allowed_recipients(*, item: Item, recipients: Sequence[int]) -> list[int]:
     authors = [item.author_uid]
     if item.fields.get("repost_of_uid"):
         authors.append(int(item.fields["repost_of_uid"]))
-    state = policy.load(recipients=recipients, authors=authors)
+    state = policy.load(recipients=recipients, authors=authors, items=(item,))
     if policy.allows_all(state):
         return list(recipients)
     return [recipient for recipient in recipients if policy.allows(state, recipient=recipient, item=item)]
@@ -111,13 +116,14 @@ def visible_to(*, viewer: int | None, statuses: Sequence[S], context: str = PAGE
     if not statuses:
         return []
     policy = get_policy()
-    state = policy.load(recipients=(viewer,), authors={int(status["uid"]) for status in statuses})
+    items = [Item.of_status(status, context=context) for status in statuses]
+    state = policy.load(recipients=(viewer,), authors={item.author_uid for item in items}, items=items)
     if policy.allows_all(state):
         return list(statuses)
     return [
         status
-        for status in statuses
-        if policy.allows(state, recipient=viewer, item=Item.of_status(status, context=context))
+        for status, item in zip(statuses, items, strict=True)
+        if policy.allows(state, recipient=viewer, item=item)
     ]
 
 

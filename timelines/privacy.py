@@ -19,7 +19,8 @@ relations between the batch's recipients and authors. The rules, Mastodon's and 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from timelines import policy, store
@@ -33,13 +34,28 @@ def is_private(fields: Mapping[str, Any]) -> bool:
     return fields.get("private") in _TRUE
 
 
-class PrivacyPolicy(policy.Policy):
-    def load(self, *, recipients: Collection[int | None], authors: Collection[int]) -> Relations:
-        people = [recipient for recipient in recipients if recipient is not None]
-        return store.privacy.relations(list(dict.fromkeys(people)), list(dict.fromkeys(authors)))
+@dataclass(frozen=True, slots=True)
+class PrivacyState:
+    """What the rules need for a batch: the relations, and whether any item of it is a private post."""
 
-    def allows_all(self, state: Relations) -> bool:
-        return state.empty
+    relations: Relations
+    private_items: bool
+
+
+class PrivacyPolicy(policy.Policy):
+    def load(
+        self,
+        *,
+        recipients: Collection[int | None],
+        authors: Collection[int],
+        items: Sequence[policy.Item] = (),
+    ) -> PrivacyState:
+        people = [recipient for recipient in recipients if recipient is not None]
+        relations = store.privacy.relations(list(dict.fromkeys(people)), list(dict.fromkeys(authors)))
+        return PrivacyState(relations, any(is_private(item.fields) for item in items))
+
+    def allows_all(self, state: PrivacyState) -> bool:
+        return state.relations.empty and not state.private_items
 
     def _author(self, state: Relations, recipient: int | None, author: int, item: policy.Item) -> bool:
         """The rules about one author of the item (its writer, or a repost's original author)."""
@@ -61,14 +77,15 @@ class PrivacyPolicy(policy.Policy):
         # A private account's profile shows its posts to approved followers only.
         return not (item.kind == "profile" and "private" in flags and not following)
 
-    def allows(self, state: Relations, *, recipient: int | None, item: policy.Item) -> bool:
-        if not self._author(state, recipient, item.author_uid, item):
+    def allows(self, state: PrivacyState, *, recipient: int | None, item: policy.Item) -> bool:
+        relations = state.relations
+        if not self._author(relations, recipient, item.author_uid, item):
             return False
         original = item.fields.get("repost_of_uid")
-        if original and not self._author(state, recipient, int(original), item):
+        if original and not self._author(relations, recipient, int(original), item):
             return False
         if is_private(item.fields) and recipient != item.author_uid:
             if recipient is None or item.context == policy.LISTING:
                 return False
-            return (recipient, item.author_uid) in state.follows
+            return (recipient, item.author_uid) in relations.follows
         return True

@@ -55,12 +55,13 @@ def visible_entries(
         return entries
     chooser = policy.get_policy()
     authors = {entry.status.uid for entry in entries} | {e.reposted_by.id for e in entries if e.reposted_by}
-    state = chooser.load(recipients=(viewer,), authors=authors)
+    items = [policy.Item.of_status(entry.status, context=context) for entry in entries]
+    state = chooser.load(recipients=(viewer,), authors=authors, items=items)
     if chooser.allows_all(state):
         return entries
     kept = []
-    for entry in entries:
-        if not chooser.allows(state, recipient=viewer, item=policy.Item.of_status(entry.status, context=context)):
+    for entry, status_item in zip(entries, items, strict=True):
+        if not chooser.allows(state, recipient=viewer, item=status_item):
             continue
         if entry.reposted_by is not None:
             item = policy.Item(

@@ -91,6 +91,6 @@ def undo_repost(*, uid: int, status_id: int) -> bool:
 def _public(original: dict[str, str]) -> bool:
     """Whether the public may see ``original``: only what the public may see can be reposted."""
     chooser = policy.get_policy()
-    state = chooser.load(recipients=(policy.PUBLIC,), authors=(int(original["uid"]),))
     item = policy.Item.of_status(original, context=policy.LISTING)
+    state = chooser.load(recipients=(policy.PUBLIC,), authors=(item.author_uid,), items=(item,))
     return chooser.allows_all(state) or chooser.allows(state, recipient=policy.PUBLIC, item=item)
