@@ -132,6 +132,18 @@ class UserList:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchResults:
+    """What a search found (``selectors.search``): people and tags by prefix (first page only), posts with
+    every word, newest first, and the cursor of the next page of posts (None when there is none)."""
+
+    query: str
+    users: tuple[User, ...]
+    tags: tuple[str, ...]
+    statuses: tuple[Status, ...]
+    next_max_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ListChoice:
     """One of a viewer's lists in the list picker on a profile, and whether that profile is in it."""
 

@@ -12,6 +12,8 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.lists``: ``list:{7}``, ``lists:{42}``, ``list:in:{7}``, ``list:out:{99}``, ``list:statuses:{7}``,
   ``list:id:``;
 - ``keys.refill``: ``refill:home:{42}``, ``refill:list:statuses:{7}``;
+- ``keys.tags``: ``tag:{redis}``, ``trending:{tags}:<hour>``;
+- ``keys.search``: ``search:{s3}:<word>``, ``search:tmp:{s3}``, ``search:users:``, ``search:tags:``;
 - ``keys.channels``: the pub/sub channel of typed events.
 
 Every function is re-exported here, so callers write ``keys.home_timeline(uid)``. Limits live in
@@ -24,15 +26,20 @@ from timelines.keys.channels import STREAM_CHANNEL
 from timelines.keys.graph import followers, following
 from timelines.keys.lists import LIST_ID_COUNTER, list_members, list_timeline, listed_in, lists_of, user_list
 from timelines.keys.refill import refill_run
+from timelines.keys.search import SEARCH_TAGS, SEARCH_USERS, search_scratch, search_shard, search_word
 from timelines.keys.statuses import STATUS_ID_COUNTER, status
+from timelines.keys.tags import TRENDING_HASH_TAG, tag_timeline, trending_bucket, trending_hour
 from timelines.keys.timelines import TIMELINES, home_timeline, profile_timeline, timeline
 from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 
 __all__ = [
     "LIST_ID_COUNTER",
+    "SEARCH_TAGS",
+    "SEARCH_USERS",
     "STATUS_ID_COUNTER",
     "STREAM_CHANNEL",
     "TIMELINES",
+    "TRENDING_HASH_TAG",
     "USERS_BY_LOGIN",
     "USER_ID_COUNTER",
     "followers",
@@ -44,8 +51,14 @@ __all__ = [
     "lists_of",
     "profile_timeline",
     "refill_run",
+    "search_scratch",
+    "search_shard",
+    "search_word",
     "status",
+    "tag_timeline",
     "timeline",
+    "trending_bucket",
+    "trending_hour",
     "user",
     "user_list",
 ]

@@ -1,5 +1,6 @@
 """Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home,
-profile and list timelines), ``statuses``, ``users``, ``follows``, ``suggestions`` and ``lists``.
+profile and list timelines), ``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``, ``tags`` (tag
+timelines, trending) and ``search``.
 
 Selectors return plain records (``records.Status``, ``records.User``, ...) and never write. Whatever shows
 statuses to someone goes through the per-recipient policy (``timelines.policy``). The public API is
@@ -22,8 +23,10 @@ from timelines.selectors.lists import (
     get_user_lists,
     is_list_member,
 )
+from timelines.selectors.search import search
 from timelines.selectors.statuses import get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
+from timelines.selectors.tags import get_tag_timeline, get_trending_tags
 from timelines.selectors.timelines import MAX_REFILL_READS, get_list_status_messages, get_status_messages
 from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_users
 
@@ -41,6 +44,8 @@ __all__ = [
     "get_status",
     "get_status_messages",
     "get_suggested_users",
+    "get_tag_timeline",
+    "get_trending_tags",
     "get_user",
     "get_user_by_login",
     "get_user_list",
@@ -48,5 +53,6 @@ __all__ = [
     "get_users",
     "is_following",
     "is_list_member",
+    "search",
     "status_exists",
 ]

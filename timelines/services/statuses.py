@@ -7,6 +7,7 @@ from typing import Any
 from timelines import events, exceptions, store
 from timelines.records import Status
 from timelines.services.delivery import deliver_status, withdraw_status
+from timelines.services.discovery import index_status, unindex_status
 from timelines.services.publishing import publish
 from timelines.services.users import require_user
 from timelines.validation import clean_extra, clean_message
@@ -52,6 +53,7 @@ def post_status(*, uid: int, message: str, **data: Any) -> int:
         store.statuses.delete_status_if_owner(status_id, uid)
         raise exceptions.UnknownUser()
     deliver_status(status=fields)
+    index_status(fields)
     publish(events.status_created(fields))
     return status_id
 
@@ -71,6 +73,7 @@ def delete_status(*, uid: int, status_id: int) -> bool:
         raise exceptions.NotOwner()
     store.statuses.remove_from_author(uid, status_id)
     withdraw_status(uid=uid, status_id=status_id)
+    unindex_status(fields)
     publish(events.status_deleted(_typed(fields)))
     return True
 
