@@ -26,3 +26,13 @@ class ListNameForm(forms.Form):
 
 class MemberForm(forms.Form):
     login = forms.CharField(label="Username", max_length=limits.MAX_LOGIN_LENGTH * 4)
+
+
+class SearchForm(forms.Form):
+    # No max_length here: the query's rules (and their messages) are validation.clean_query's.
+    q = forms.CharField(
+        label="Search",
+        required=False,
+        strip=False,
+        widget=forms.SearchInput(attrs={"maxlength": limits.MAX_QUERY_LENGTH, "placeholder": "Words, @people, #tags"}),
+    )

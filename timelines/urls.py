@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 
-from timelines import limits
-from timelines.views import follows, home, lists, profiles, statuses
+from timelines import limits, text
+from timelines.views import discovery, follows, home, lists, profiles, statuses
 
 app_name = "timelines"
 
@@ -25,4 +25,6 @@ urlpatterns = [
     path("lists/<int:list_id>/members/remove", lists.remove_member, name="list_remove_member"),
     path("lists/<int:list_id>/edit", lists.edit, name="list_edit"),
     path("lists/<int:list_id>/delete", lists.delete, name="list_delete"),
+    re_path(rf"^tags/(?P<tag>\w{{1,{text.MAX_TAG_LENGTH}}})$", discovery.tag, name="tag"),
+    path("search", discovery.search, name="search"),
 ]

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery staple"
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
 # What one home page costs (README, "Using the site"): the page of ids (one script), their status hashes (one
-# pipeline), the viewer's profile hash. The same for 1 status or 200.
-HOME_ROUND_TRIPS = 3
+# pipeline), the viewer's profile hash, the trending tags (one ZUNION). The same for 1 status or 200.
+HOME_ROUND_TRIPS = 4
 # ... plus four while the page suggests people to follow (selectors.get_suggested_users).
 HOME_WITH_SUGGESTIONS_ROUND_TRIPS = HOME_ROUND_TRIPS + 4
 
