@@ -20,6 +20,7 @@ NOT_LIST_OWNER = "Only the owner of a list can change it."
 INVALID_LIST_NAME = f"List names are 1 to {limits.MAX_LIST_NAME_LENGTH} characters."
 TOO_MANY_LISTS = f"You can have at most {limits.MAX_LISTS_PER_USER} lists; delete one first."
 LIST_FULL = f"A list can hold at most {limits.MAX_LIST_MEMBERS} people."
+BIO_TOO_LONG = f"Bios are at most {limits.MAX_BIO_LENGTH} characters."
 EMPTY_QUERY = "Type a word, a name or a #tag to search for."
 QUERY_TOO_LONG = f"Searches are at most {limits.MAX_QUERY_LENGTH} characters."
 NO_SEARCH_WORDS = "Search for at least one word; very common words such as “the” are not searched."
@@ -89,6 +90,10 @@ class TooManyLists(TimelineError):
 
 class ListFull(TimelineError):
     default_message = LIST_FULL
+
+
+class InvalidBio(TimelineError):
+    default_message = BIO_TOO_LONG
 
 
 class InvalidQuery(TimelineError):

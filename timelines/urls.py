@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 
 from timelines import limits, text
-from timelines.views import discovery, follows, home, lists, profiles, statuses
+from timelines.views import discovery, follows, home, lists, profile_settings, profiles, statuses
 
 app_name = "timelines"
 
@@ -27,4 +27,5 @@ urlpatterns = [
     path("lists/<int:list_id>/delete", lists.delete, name="list_delete"),
     re_path(rf"^tags/(?P<tag>\w{{1,{text.MAX_TAG_LENGTH}}})$", discovery.tag, name="tag"),
     path("search", discovery.search, name="search"),
+    path("settings/profile", profile_settings.edit, name="profile_settings"),
 ]

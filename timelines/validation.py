@@ -1,5 +1,5 @@
-"""What the social graph accepts: logins, display names, messages, list names, a status's extra data and
-search queries.
+"""What the social graph accepts: logins, display names, bios, messages, list names, a status's extra data
+and search queries.
 
 Each ``clean_*`` returns the value as it will be stored, or raises the matching ``TimelineError``. Text is
 NFC-normalised, control characters are dropped, and a value made only of invisible characters (spaces,
@@ -105,6 +105,18 @@ def clean_name(name: str) -> str:
     if not (1 <= len(name) <= limits.MAX_NAME_LENGTH):
         raise exceptions.InvalidName()
     return name
+
+
+def clean_bio(bio: str) -> str:
+    """A bio as it will be stored: NFC, newlines unified, control characters dropped, invisible characters at
+    either end stripped, at most ``MAX_BIO_LENGTH`` characters. Empty (or only invisible) is allowed: no bio."""
+    if not isinstance(bio, str):
+        raise exceptions.InvalidBio()
+    bio = unicodedata.normalize("NFC", bio).replace("\r\n", "\n").replace("\r", "\n")
+    bio = strip_invisible(_drop_controls(bio, keep="\n"))
+    if len(bio) > limits.MAX_BIO_LENGTH:
+        raise exceptions.InvalidBio()
+    return bio
 
 
 def clean_query(query: str) -> str:

@@ -6,6 +6,7 @@
 - ``follows``: follow and unfollow;
 - ``lists``: named lists of users;
 - ``refill``: copying, removing, refilling and rebuilding timelines;
+- ``discovery``: tag timelines, trending, the search indexes; ``profiles``: editing a profile;
 - ``publishing``: typed events, after the write.
 
 Each service validates its input, makes the whole change through ``store`` and only then publishes its event.
@@ -27,6 +28,7 @@ from timelines.services.lists import (
     rename_user_list,
     unfollow_user_list,
 )
+from timelines.services.profiles import update_profile
 from timelines.services.refill import RebuildResult, RefillStep, rebuild_timeline, refill_timeline, request_refill
 from timelines.services.statuses import create_status, delete_status, post_status
 from timelines.services.users import create_user, discard_user
@@ -58,4 +60,5 @@ __all__ = [
     "syndicate_status",
     "unfollow_user",
     "unfollow_user_list",
+    "update_profile",
 ]

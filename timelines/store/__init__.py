@@ -2,8 +2,8 @@
 
 One module per concern, used as ``store.<module>.<function>``: ``users``, ``statuses``, ``timelines`` (one
 timeline ZSET), ``fanout`` (writes to many timelines at once), ``graph`` (id sets with counters: followers,
-following, list members), ``lists``, ``refill`` and ``pubsub``; ``tags`` and ``search`` (discovery); ``lua``
-registers the scripts in ``scripts/``.
+following, list members), ``lists``, ``refill`` and ``pubsub``; ``tags``, ``search`` and ``profiles`` (discovery
+and profile edits); ``lua`` registers the scripts in ``scripts/``.
 
 Functions here know keys and commands, not rules: services decide what to write and in which order,
 selectors decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless
@@ -13,12 +13,13 @@ batch scripts of ``fanout``, which are sent per hash slot on a Redis Cluster.
 
 from __future__ import annotations
 
-from timelines.store import fanout, graph, lists, pubsub, refill, search, statuses, tags, timelines, users
+from timelines.store import fanout, graph, lists, profiles, pubsub, refill, search, statuses, tags, timelines, users
 
 __all__ = [
     "fanout",
     "graph",
     "lists",
+    "profiles",
     "pubsub",
     "refill",
     "search",

@@ -120,7 +120,7 @@ def test_discovery_pages_read_without_writing():
     client, uid = logged_in("zoe")
     services.post_status(uid=uid, message="#quiet reading")
     get_redis().config_resetstat()
-    for path in ("/", "/tags/quiet", "/search", "/search?q=the"):
+    for path in ("/", "/tags/quiet", "/settings/profile", "/search", "/search?q=the"):
         assert client.get(path).status_code in (200, 400), path
     assert Client().get("/tags/quiet").status_code == 200
     assert redis_commands() & WRITE_COMMANDS == set()

@@ -73,6 +73,15 @@ def test_people_are_found_by_login_or_display_name_prefix_whatever_the_case(alic
     assert selectors.search(query="zed").users == ()
 
 
+def test_a_rename_moves_a_person_in_the_people_index(alice):
+    services.update_profile(uid=alice, name="Ada Lovelace")
+    assert [user.id for user in selectors.search(query="lovelace").users] == [alice]
+    assert [user.id for user in selectors.search(query="alice").users] == [alice]  # still the login
+    assert selectors.search(query="liddell").users == ()
+    members = get_redis().zrange(keys.SEARCH_USERS, 0, -1)
+    assert not [member for member in members if member.startswith("liddell")]
+
+
 def test_tags_are_found_by_prefix_once_used_publicly(alice):
     services.post_status(uid=alice, message="#redis #Redistricting #rust")
     assert selectors.search(query="#red").tags == ("redis", "redistricting")
