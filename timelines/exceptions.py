@@ -23,6 +23,10 @@ CANNOT_REPOST = "This post cannot be reposted."
 CANNOT_TARGET_SELF = "You cannot do that to yourself."
 CANNOT_FOLLOW = "You cannot follow this account."
 LIST_FULL = f"A list can hold at most {limits.MAX_LIST_MEMBERS} people."
+BIO_TOO_LONG = f"Bios are at most {limits.MAX_BIO_LENGTH} characters."
+EMPTY_QUERY = "Type a word, a name or a #tag to search for."
+QUERY_TOO_LONG = f"Searches are at most {limits.MAX_QUERY_LENGTH} characters."
+NO_SEARCH_WORDS = "Search for at least one word; very common words such as “the” are not searched."
 
 
 class TimelineError(Exception):
@@ -103,3 +107,17 @@ class CannotFollow(TimelineError):
     """A block stands between the two people (the blocked person is not told more)."""
 
     default_message = CANNOT_FOLLOW
+
+
+class InvalidBio(TimelineError):
+    default_message = BIO_TOO_LONG
+
+
+class InvalidQuery(TimelineError):
+    default_message = NO_SEARCH_WORDS
+
+
+class EmptyQuery(InvalidQuery):
+    """Nothing to search for: a page shows its search form with a hint, not an error."""
+
+    default_message = EMPTY_QUERY

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django import forms
 
-from timelines import limits
+from timelines import exceptions, limits, validation
 
 
 class PostForm(forms.Form):
@@ -35,3 +35,41 @@ class ListNameForm(forms.Form):
 
 class MemberForm(forms.Form):
     login = forms.CharField(label="Username", max_length=limits.MAX_LOGIN_LENGTH * 4)
+
+
+class SearchForm(forms.Form):
+    # No max_length here: the query's rules (and their messages) are validation.clean_query's.
+    q = forms.CharField(
+        label="Search",
+        required=False,
+        strip=False,
+        widget=forms.SearchInput(attrs={"maxlength": limits.MAX_QUERY_LENGTH, "placeholder": "Words, @people, #tags"}),
+    )
+
+
+class ProfileForm(forms.Form):
+    name = forms.CharField(
+        label="Display name",
+        max_length=limits.MAX_NAME_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
+        widget=forms.TextInput(attrs={"maxlength": limits.MAX_NAME_LENGTH, "autocomplete": "name"}),
+    )
+    bio = forms.CharField(
+        label="Bio",
+        required=False,
+        strip=False,
+        max_length=limits.MAX_BIO_LENGTH * 4,
+        help_text=f"Up to {limits.MAX_BIO_LENGTH} characters. @mentions, #tags and links become links.",
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_BIO_LENGTH}),
+    )
+
+    def clean_name(self) -> str:
+        try:
+            return validation.clean_name(self.cleaned_data["name"])
+        except exceptions.InvalidName as error:
+            raise forms.ValidationError(error.message) from None
+
+    def clean_bio(self) -> str:
+        try:
+            return validation.clean_bio(self.cleaned_data["bio"])
+        except exceptions.InvalidBio as error:
+            raise forms.ValidationError(error.message) from None

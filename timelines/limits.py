@@ -22,6 +22,18 @@ MAX_LISTS_PER_USER = 1000
 MAX_LIST_MEMBERS = 5000
 MAX_LIST_NAME_LENGTH = 25
 
+# Tags, trending and search (issue 10). A tag's public timeline keeps its newest 10,000 posts (Mastodon
+# keeps tag feeds in SQL; a capped ZSET is the Redis way), trimmed on every insert. Trending counts the uses
+# of the last 24 hourly buckets; each bucket lives 25 hours, so the oldest one is still there when read.
+TAG_TIMELINE_SIZE = 10_000
+TRENDING_HOURS = 24
+TRENDING_BUCKET_TTL_SECONDS = 25 * 3600
+# The word index is split by status id into this many shards, each one hash slot (keys.search). Changing
+# it means rebuilding the index.
+SEARCH_SHARDS = 16
+MAX_QUERY_LENGTH = 200
+MAX_BIO_LENGTH = 160
+
 MAX_MESSAGE_LENGTH = 280
 MAX_LOGIN_LENGTH = 20
 MAX_NAME_LENGTH = 50

@@ -28,6 +28,8 @@ class User:
     signup: float
     lists: int = 0
     listed: int = 0
+    bio: str = ""
+    bio_mentions: tuple[str, ...] = ()  # lowercased logins of the users the bio mentions (linked when shown)
 
     @classmethod
     def from_hash(cls, fields: dict[str, str]) -> User:
@@ -41,6 +43,8 @@ class User:
             signup=float(fields.get("signup", 0.0)),
             lists=int(fields.get("lists", 0)),
             listed=int(fields.get("listed", 0)),
+            bio=fields.get("bio", ""),
+            bio_mentions=tuple(login for login in fields.get("bio_mentions", "").split(",") if login),
         )
 
 
@@ -240,6 +244,18 @@ class UserList:
             members=int(fields.get("members", 0)),
             created=float(fields.get("created", 0.0)),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResults:
+    """What a search found (``selectors.search``): people and tags by prefix (first page only), posts with
+    every word, newest first, and the cursor of the next page of posts (None when there is none)."""
+
+    query: str
+    users: tuple[User, ...]
+    tags: tuple[str, ...]
+    statuses: tuple[TimelineEntry, ...]
+    next_max_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

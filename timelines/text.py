@@ -11,7 +11,7 @@ the tag that is indexed, and a word a search finds is a word the ``track`` filte
 - a tag is ``#`` then letters, digits and ``_`` (any script), not preceded by a word character or ``&``, and
   not made of digits only (``#1`` is a number, as on Mastodon); tags compare lowercased;
 - words are lowercased, split on whitespace, with surrounding punctuation stripped and inner punctuation kept
-  ("#Redis!" is the word ``redis``, "can't" and "node.js" stay whole).
+  ("#Redis!" is the word ``redis``, "can't" and "node.js" stay whole); search also drops ``STOP_WORDS``.
 
 Nothing here touches Redis.
 """
@@ -113,6 +113,21 @@ def words(text: str) -> set[str]:
         if token:
             found.add(token)
     return found
+
+
+# Words too common to narrow a search (a short English list; the book's chapter 7 has a longer one). The
+# index leaves them out, and so does a query.
+STOP_WORDS = frozenset(
+    {
+        "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "i", "in", "is",
+        "it", "its", "of", "on", "or", "so", "that", "the", "this", "to", "was", "were", "will", "with",
+    }
+)  # fmt: skip
+
+
+def search_words(text: str) -> set[str]:
+    """The words of ``text`` that search indexes and matches: ``words`` without ``STOP_WORDS``."""
+    return {word for word in words(text) if word not in STOP_WORDS}
 
 
 def segments(text: str) -> list[Segment]:

@@ -1,14 +1,16 @@
 from django.urls import path, re_path
 
-from timelines import limits
+from timelines import limits, text
 from timelines.views import (
     conversations,
+    discovery,
     follows,
     home,
     likes,
     lists,
     notifications,
     privacy,
+    profile_settings,
     profiles,
     reactions,
     statuses,
@@ -57,4 +59,7 @@ urlpatterns = [
     path("lists/<int:list_id>/members/remove", lists.remove_member, name="list_remove_member"),
     path("lists/<int:list_id>/edit", lists.edit, name="list_edit"),
     path("lists/<int:list_id>/delete", lists.delete, name="list_delete"),
+    re_path(rf"^tags/(?P<tag>\w{{1,{text.MAX_TAG_LENGTH}}})$", discovery.tag, name="tag"),
+    path("search", discovery.search, name="search"),
+    path("settings/profile", profile_settings.edit, name="profile_settings"),
 ]

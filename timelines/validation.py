@@ -1,4 +1,5 @@
-"""What the social graph accepts: logins, display names, messages, list names and a status's extra data.
+"""What the social graph accepts: logins, display names, bios, messages, list names, a status's extra data
+and search queries.
 
 Each ``clean_*`` returns the value as it will be stored, or raises the matching ``TimelineError``. Text is
 NFC-normalised, control characters are dropped, and a value made only of invisible characters (spaces,
@@ -13,7 +14,7 @@ import re
 import unicodedata
 from typing import Any
 
-from timelines import exceptions, limits
+from timelines import exceptions, limits, text
 from timelines.records import CORE_STATUS_FIELDS
 
 _LOGIN_RE = re.compile(limits.LOGIN_PATTERN)
@@ -108,6 +109,38 @@ def clean_name(name: str) -> str:
     if not (1 <= len(name) <= limits.MAX_NAME_LENGTH):
         raise exceptions.InvalidName()
     return name
+
+
+def clean_bio(bio: str) -> str:
+    """A bio as it will be stored: NFC, newlines unified, control characters dropped, invisible characters at
+    either end stripped, at most ``MAX_BIO_LENGTH`` characters. Empty (or only invisible) is allowed: no bio."""
+    if not isinstance(bio, str):
+        raise exceptions.InvalidBio()
+    bio = unicodedata.normalize("NFC", bio).replace("\r\n", "\n").replace("\r", "\n")
+    bio = strip_invisible(_drop_controls(bio, keep="\n"))
+    if len(bio) > limits.MAX_BIO_LENGTH:
+        raise exceptions.InvalidBio()
+    return bio
+
+
+def clean_query(query: str) -> str:
+    """A search query: NFC, control characters dropped, whitespace runs collapsed, invisible ends stripped.
+
+    Raises ``EmptyQuery`` when nothing is left, ``InvalidQuery`` when it is longer than ``MAX_QUERY_LENGTH``
+    or has no word search can match (``text.search_words``: only punctuation or stop words).
+    """
+    if not isinstance(query, str):
+        raise exceptions.EmptyQuery()
+    if len(query) > limits.MAX_QUERY_LENGTH * 4:  # refused before any work is spent on it
+        raise exceptions.InvalidQuery(exceptions.QUERY_TOO_LONG)
+    query = strip_invisible(" ".join(_drop_controls(unicodedata.normalize("NFC", query)).split()))
+    if not query:
+        raise exceptions.EmptyQuery()
+    if len(query) > limits.MAX_QUERY_LENGTH:
+        raise exceptions.InvalidQuery(exceptions.QUERY_TOO_LONG)
+    if not text.search_words(query):
+        raise exceptions.InvalidQuery(exceptions.NO_SEARCH_WORDS)
+    return query
 
 
 def clean_message(message: str) -> str:

@@ -18,6 +18,8 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.privacy``: ``follow:requests:{42}``, ``follow:requested:{7}``, ``blocks:{42}``, ``blocked:by:{7}``,
   ``mutes:{42}``, ``muted:by:{7}``;
 - ``keys.notifications``: ``notifications:{42}``, ``notifications:read:{42}``, ``notification:id:``;
+- ``keys.tags``: ``tag:{redis}``, ``trending:{tags}:<hour>``;
+- ``keys.search``: ``search:{s3}:<word>``, ``search:users:``, ``search:tags:``;
 - ``keys.channels``: the pub/sub channel of typed events.
 
 Every function is re-exported here, so callers write ``keys.home_timeline(uid)``. Limits live in
@@ -40,16 +42,21 @@ from timelines.keys.notifications import (
 from timelines.keys.privacy import blocked_by, blocks, follow_requested, follow_requests, muted_by, mutes
 from timelines.keys.refill import refill_run
 from timelines.keys.reposts import home_reposts, list_reposts, reposters, user_reposts
+from timelines.keys.search import SEARCH_TAGS, SEARCH_USERS, search_shard, search_word
 from timelines.keys.statuses import STATUS_ID_COUNTER, status
+from timelines.keys.tags import TRENDING_HASH_TAG, tag_timeline, trending_bucket, trending_hour
 from timelines.keys.timelines import TIMELINES, home_timeline, profile_timeline, timeline
 from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 
 __all__ = [
     "LIST_ID_COUNTER",
     "NOTIFICATION_ID_COUNTER",
+    "SEARCH_TAGS",
+    "SEARCH_USERS",
     "STATUS_ID_COUNTER",
     "STREAM_CHANNEL",
     "TIMELINES",
+    "TRENDING_HASH_TAG",
     "USERS_BY_LOGIN",
     "USER_ID_COUNTER",
     "blocked_by",
@@ -76,9 +83,14 @@ __all__ = [
     "refill_run",
     "replies",
     "reposters",
+    "search_shard",
+    "search_word",
     "status",
+    "tag_timeline",
     "thread",
     "timeline",
+    "trending_bucket",
+    "trending_hour",
     "user",
     "user_list",
     "user_reposts",

@@ -1,6 +1,8 @@
 """Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home,
 profile and list timelines), ``entries`` (what a viewer sees of a page of ids), ``statuses``, ``users``,
 ``follows``, ``suggestions``, ``lists``, ``conversations`` (threads), ``likes`` and ``notifications``.
+profile and list timelines), ``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``, ``tags`` (tag
+timelines, trending) and ``search``.
 
 Selectors return plain records (``records.Status``, ``records.User``, ...) and never write. Whatever shows
 statuses to someone goes through the per-recipient policy (``timelines.policy``). The public API is
@@ -41,8 +43,10 @@ from timelines.selectors.privacy import (
     get_muted_users,
     get_relationship,
 )
+from timelines.selectors.search import search
 from timelines.selectors.statuses import get_entry, get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
+from timelines.selectors.tags import get_tag_timeline, get_trending_tags
 from timelines.selectors.timelines import MAX_REFILL_READS, get_list_status_messages, get_status_messages
 from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_users
 
@@ -75,7 +79,9 @@ __all__ = [
     "get_status",
     "get_status_messages",
     "get_suggested_users",
+    "get_tag_timeline",
     "get_thread",
+    "get_trending_tags",
     "get_unread_count",
     "get_user",
     "get_user_by_login",
@@ -85,5 +91,6 @@ __all__ = [
     "group_notifications",
     "is_following",
     "is_list_member",
+    "search",
     "status_exists",
 ]

@@ -9,6 +9,7 @@
 - ``privacy``: private accounts, approving requests, blocks and mutes;
 - ``lists``: named lists of users;
 - ``refill``: copying, removing, refilling and rebuilding timelines;
+- ``discovery``: tag timelines, trending, the search indexes; ``profiles``: editing a profile;
 - ``publishing``: typed events, after the write.
 
 Each service validates its input, makes the whole change through ``store`` and only then publishes its event.
@@ -41,6 +42,7 @@ from timelines.services.privacy import (
     unblock_user,
     unmute_user,
 )
+from timelines.services.profiles import update_profile
 from timelines.services.refill import RebuildResult, RefillStep, rebuild_timeline, refill_timeline, request_refill
 from timelines.services.reposts import repost_status, undo_repost
 from timelines.services.statuses import create_status, delete_status, post_status
@@ -86,5 +88,6 @@ __all__ = [
     "unfollow_user_list",
     "unlike_status",
     "unmute_user",
+    "update_profile",
     "withdraw_follow_request",
 ]

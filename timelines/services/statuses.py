@@ -15,6 +15,7 @@ from timelines import events, exceptions, limits, store, text
 from timelines.records import Status
 from timelines.services.cleanup import finish_deletion
 from timelines.services.delivery import deliver_status
+from timelines.services.discovery import index_status
 from timelines.services.publishing import publish
 from timelines.services.users import require_user
 from timelines.validation import clean_extra, clean_message, parse_int
@@ -104,6 +105,7 @@ def post_status(*, uid: int, message: str, in_reply_to: int | None = None, **dat
         store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
         store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
     deliver_status(status=fields)
+    index_status(fields)
     publish(events.status_created(fields))
     return status_id
 

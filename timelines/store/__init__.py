@@ -3,12 +3,13 @@
 One module per concern, used as ``store.<module>.<function>``: ``users``, ``statuses``, ``timelines`` (one
 timeline ZSET), ``fanout`` (writes to many timelines at once), ``graph`` (id sets with counters: followers,
 following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads),
-``likes``, ``reposts``, ``notifications`` and ``privacy``; ``lua`` registers the scripts in ``scripts/``.
+``likes``, ``reposts``, ``notifications``, ``privacy``, ``tags``, ``search`` and ``profiles`` (discovery and
+profile edits); ``lua`` registers the scripts in ``scripts/``.
 
 Functions here know keys and commands, not rules: services decide what to write and in which order,
 selectors decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless
 its docstring says otherwise. Every script touches the keys of one hash slot only (see ``keys``), except the
-batch scripts of ``fanout``, which are sent per hash slot on a Redis Cluster.
+batch scripts of ``fanout`` and ``reposts``, which are sent per hash slot on a Redis Cluster.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from timelines.store import (
     lists,
     notifications,
     privacy,
+    profiles,
     pubsub,
     refill,
     reposts,
+    search,
     statuses,
+    tags,
     timelines,
     users,
 )
@@ -37,10 +41,13 @@ __all__ = [
     "lists",
     "notifications",
     "privacy",
+    "profiles",
     "pubsub",
     "refill",
     "reposts",
+    "search",
     "statuses",
+    "tags",
     "timelines",
     "users",
 ]

@@ -22,9 +22,10 @@ PASSWORD = "correct horse battery staple"
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
 # What one home page costs (README, "Using the site"): the page of ids (one command), their status hashes (one
 # pipeline), the originals of reposts with the viewer's likes and reposts (one pipeline), what the privacy
-# policy needs about the page's authors (one pipeline), the viewer's profile hash, and the unread notifications
-# and pending follow requests of the header (one pipeline). The same for 1 status or 200.
-HOME_ROUND_TRIPS = 6
+# policy needs about the page's authors (one pipeline), the viewer's profile hash, the trending tags (one
+# ZUNION), and the unread notifications and pending follow requests of the header (one pipeline). The same for
+# 1 status or 200.
+HOME_ROUND_TRIPS = 7
 # ... plus four while the page suggests people to follow (selectors.get_suggested_users).
 HOME_WITH_SUGGESTIONS_ROUND_TRIPS = HOME_ROUND_TRIPS + 4
 

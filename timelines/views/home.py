@@ -45,6 +45,7 @@ def _render_home(request: HttpRequest, form: PostForm, status: int = 200) -> Htt
             if first_page and (me.following == 0 or not statuses)
             else []
         ),
+        "trending": selectors.get_trending_tags() if first_page else [],
         **timeline_context(statuses),
     }
     response = timeline_response(request, "timelines/home.html", context)

@@ -1,0 +1,37 @@
+"""Editing a profile (issue 10): display name and bio, with the bio's mentions resolved and the people
+index kept right."""
+
+from __future__ import annotations
+
+from timelines import exceptions, store, text
+from timelines.services.discovery import rename_user
+from timelines.services.users import require_user
+from timelines.validation import clean_bio, clean_name
+
+
+def update_profile(*, uid: int, name: str | None = None, bio: str | None = None) -> bool:
+    """Change ``uid``'s display name and/or bio (None leaves it as it is); True if anything changed.
+
+    The bio's ``@login`` mentions of existing users are stored beside it (``bio_mentions``, lowercased logins)
+    so a page can link them without a lookup. The fields are written in one step that refuses a user who is
+    gone, and a new name then replaces the old one in the people index. Statuses keep the name their author
+    had when posting. Raises ``InvalidName``, ``InvalidBio`` or ``UnknownUser``; nothing is written on error.
+    """
+    fields: dict[str, str] = {}
+    if name is not None:
+        fields["name"] = clean_name(name)
+    if bio is not None:
+        fields["bio"] = clean_bio(bio)
+    login = require_user(uid)["login"]
+    if not fields:
+        return False
+    if "bio" in fields:
+        logins = text.mentioned_logins(fields["bio"])
+        uids = store.profiles.uids_by_logins(logins)
+        fields["bio_mentions"] = ",".join(mention for mention, found in zip(logins, uids, strict=True) if found)
+    old = store.profiles.update_user(uid, fields)
+    if old is None:
+        raise exceptions.UnknownUser()
+    if "name" in fields and old["name"] != fields["name"]:
+        rename_user(uid=uid, login=login, old_name=old["name"], new_name=fields["name"])
+    return any((old[field] or "") != value for field, value in fields.items())

@@ -1,0 +1,55 @@
+"""Discovery pages: a tag's public timeline (``/tags/<tag>``) and search (``/search?q=``), both open to
+anonymous visitors. The home page's Trending box is rendered by ``home`` from ``selectors.get_trending_tags``.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_safe
+
+from timelines import exceptions, selectors, text
+from timelines.forms import SearchForm
+from timelines.views.params import query_int, viewer_uid
+from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
+
+SEARCH_PAGE_SIZE = 20
+
+
+@require_safe
+def tag(request: HttpRequest, tag: str) -> HttpResponse:
+    name = text.normalize_tag(tag)
+    max_id = query_int(request, "max_id")
+    statuses = selectors.get_tag_timeline(tag=name, max_id=max_id, count=PAGE_SIZE, viewer_uid=viewer_uid(request))
+    return timeline_response(request, "timelines/tag.html", {"tag": name, **timeline_context(statuses)})
+
+
+@require_safe
+def search(request: HttpRequest) -> HttpResponse:
+    """Results of ``q``; no query (or a blank one) shows the form with a hint, a bad one is a 400 with the form
+    and the reason, never a 500."""
+    if "q" not in request.GET:
+        return timeline_response(request, "timelines/search.html", {"form": SearchForm(), "results": None})
+    form = SearchForm(request.GET)
+    form.is_valid()  # always valid: the query's own rules are checked by the selector below
+    context: dict[str, object] = {"form": form, "results": None}
+    max_id = query_int(request, "max_id")
+    try:
+        results = selectors.search(
+            query=form.cleaned_data["q"], viewer_uid=viewer_uid(request), count=SEARCH_PAGE_SIZE, max_id=max_id
+        )
+    except exceptions.EmptyQuery:
+        return timeline_response(request, "timelines/search.html", context)
+    except exceptions.InvalidQuery as error:
+        form.add_error("q", error.message)
+        response = timeline_response(request, "timelines/search.html", context)
+        response.status_code = 400
+        return response
+    context.update(
+        results=results,
+        statuses=results.statuses,
+        next_max_id=results.next_max_id,
+        # Load more keeps the query: the pager's links carry it before their cursor.
+        pager_query=urlencode({"q": results.query}) + "&",
+    )
+    return timeline_response(request, "timelines/search.html", context)
