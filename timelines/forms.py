@@ -61,6 +61,12 @@ class ProfileForm(forms.Form):
         help_text=f"Up to {limits.MAX_BIO_LENGTH} characters. @mentions, #tags and links become links.",
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_BIO_LENGTH}),
     )
+    private = forms.BooleanField(
+        label="Private account",
+        required=False,
+        help_text="Only people you approve see your new posts; following you becomes a request. Your earlier "
+        "posts keep the visibility they had.",
+    )
 
     def clean_name(self) -> str:
         try:

@@ -30,6 +30,7 @@ class User:
     listed: int = 0
     bio: str = ""
     bio_mentions: tuple[str, ...] = ()  # lowercased logins of the users the bio mentions (linked when shown)
+    private: bool = False  # only approved followers see its posts (timelines.privacy)
 
     @classmethod
     def from_hash(cls, fields: dict[str, str]) -> User:
@@ -45,6 +46,7 @@ class User:
             listed=int(fields.get("listed", 0)),
             bio=fields.get("bio", ""),
             bio_mentions=tuple(login for login in fields.get("bio_mentions", "").split(",") if login),
+            private=bool(fields.get("private")),
         )
 
 

@@ -1,4 +1,5 @@
-"""Settings pages of the social profile: ``/settings/profile`` edits the display name and the bio."""
+"""Settings pages of the social profile: ``/settings/profile`` edits the display name, the bio and whether
+the account is private."""
 
 from __future__ import annotations
 
@@ -20,12 +21,14 @@ def edit(request: HttpRequest) -> HttpResponse:
     uid = request.user.uid
     me = selectors.get_user(uid=uid)
     if request.method != "POST":
-        form = ProfileForm(initial={"name": me.name, "bio": me.bio})
+        form = ProfileForm(initial={"name": me.name, "bio": me.bio, "private": me.private})
         return render(request, TEMPLATE, {"form": form, "me": me})
     form = ProfileForm(request.POST)
     if form.is_valid():
         try:
             services.update_profile(uid=uid, name=form.cleaned_data["name"], bio=form.cleaned_data["bio"])
+            if form.cleaned_data["private"] != me.private:
+                services.set_private(uid=uid, private=form.cleaned_data["private"])
         except exceptions.InvalidName as error:
             form.add_error("name", error.message)
         except exceptions.InvalidBio as error:
