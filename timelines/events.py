@@ -6,6 +6,7 @@ Every event is one JSON object with a ``type`` and a version ``v``; the rest dep
     {"type": "status.deleted", "v": 1, "status": {<the deleted status as it was stored>}}
     {"type": "notification.created", "v": 1, "uid": 42, "unread": 3}
     {"type": "notifications.changed", "v": 1, "uid": 42, "unread": 0}
+    {"type": "user.suspended", "v": 1, "uid": 42}   (and user.unsuspended, user.limited, user.unlimited)
 
 A repost is a status of its own; its event carries the original status in place of the ``repost_of`` id, so a
 stream can show (and filter on) what was reposted. ``notification.created`` tells the pages of user ``uid``
@@ -27,6 +28,12 @@ VERSION = 1
 
 STATUS_CREATED = "status.created"
 STATUS_DELETED = "status.deleted"
+
+USER_SUSPENDED = "user.suspended"
+USER_UNSUSPENDED = "user.unsuspended"
+USER_LIMITED = "user.limited"
+USER_UNLIMITED = "user.unlimited"
+USER_TYPES = frozenset({USER_SUSPENDED, USER_UNSUSPENDED, USER_LIMITED, USER_UNLIMITED})
 
 NOTIFICATION_CREATED = "notification.created"
 NOTIFICATIONS_CHANGED = "notifications.changed"
@@ -50,6 +57,13 @@ def status_created(status: Mapping[str, Any]) -> str:
 
 def status_deleted(status: Mapping[str, Any]) -> str:
     return encode(STATUS_DELETED, status=dict(status))
+
+
+def user_changed(event_type: str, *, uid: int) -> str:
+    """A moderation change of account ``uid`` (``user.suspended``, ...)."""
+    if event_type not in USER_TYPES:
+        raise ValueError(event_type)
+    return encode(event_type, uid=uid)
 
 
 def notification_created(*, uid: int, unread: int) -> str:
@@ -78,6 +92,8 @@ def decode(message: str | bytes) -> dict[str, Any]:
             raise InvalidEvent("a status event carries a status with integer id and uid")
     elif event["type"] in NOTIFICATION_TYPES and not (_is_int(event.get("uid")) and _is_int(event.get("unread"))):
         raise InvalidEvent("a notification event carries integer uid and unread")
+    elif event["type"] in USER_TYPES and not _is_int(event.get("uid")):
+        raise InvalidEvent("a user event carries an integer uid")
     return event
 
 

@@ -136,6 +136,21 @@ def enqueue_cleanup(*, kind: str, status_id: int, cursor: Cursor) -> None:
     )
 
 
+def refill_followers_job_id(*, uid: int, after: str) -> str:
+    return f"refill-followers-of-{uid}-after-{after}"
+
+
+def enqueue_refill_followers(*, uid: int, cursor: Cursor) -> None:
+    """Queue the next pass of refilling the homes of ``uid``'s followers (after an unsuspension)."""
+    score, member = cursor
+    _enqueue(
+        "refill_followers",
+        job_id=refill_followers_job_id(uid=uid, after=member),
+        description=f"refill the homes of the followers of {uid} after {member}",
+        kwargs={"uid": uid, "cursor_score": score, "cursor_member": member},
+    )
+
+
 # --- refills -------------------------------------------------------------------------------------------
 
 

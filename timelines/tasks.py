@@ -7,7 +7,7 @@ retries and uniqueness.
 
 from __future__ import annotations
 
-from timelines.services import cleanup, delivery, lists, refill
+from timelines.services import cleanup, delivery, lists, moderation, refill
 
 
 def deliver(*, audience: str, uid: int, status_id: int, posted: float, cursor_score: float, cursor_member: str) -> int:
@@ -39,3 +39,8 @@ def forget_user_list(*, list_id: int, cursor_score: float, cursor_member: str) -
 def clean_up(*, kind: str, status_id: int, cursor_score: float, cursor_member: str) -> int:
     """One pass cleaning up after a deleted status (its reposts, likes or replies)."""
     return cleanup.clean(kind=kind, status_id=status_id, cursor=(cursor_score, cursor_member))
+
+
+def refill_followers(*, uid: int, cursor_score: float, cursor_member: str) -> int:
+    """One pass queueing refills of a (re-admitted) user's followers' homes."""
+    return moderation.refill_followers(uid=uid, cursor=(cursor_score, cursor_member))

@@ -20,6 +20,7 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.notifications``: ``notifications:{42}``, ``notifications:read:{42}``, ``notification:id:``;
 - ``keys.tags``: ``tag:{redis}``, ``trending:{tags}:<hour>``;
 - ``keys.search``: ``search:{s3}:<word>``, ``search:users:``, ``search:tags:``;
+- ``keys.moderation``: ``users:suspended``, ``users:limited``, ``stats:{stats}:<name>:<bucket>``;
 - ``keys.channels``: the pub/sub channel of typed events.
 
 Every function is re-exported here, so callers write ``keys.home_timeline(uid)``. Limits live in
@@ -33,6 +34,7 @@ from timelines.keys.conversations import replies, thread
 from timelines.keys.graph import followers, following
 from timelines.keys.likes import likers, likes_of
 from timelines.keys.lists import LIST_ID_COUNTER, list_members, list_timeline, listed_in, lists_of, user_list
+from timelines.keys.moderation import LIMITED_USERS, SUSPENDED_USERS, stat
 from timelines.keys.notifications import (
     NOTIFICATION_ID_COUNTER,
     notifications,
@@ -49,12 +51,14 @@ from timelines.keys.timelines import TIMELINES, home_timeline, profile_timeline,
 from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 
 __all__ = [
+    "LIMITED_USERS",
     "LIST_ID_COUNTER",
     "NOTIFICATION_ID_COUNTER",
     "SEARCH_TAGS",
     "SEARCH_USERS",
     "STATUS_ID_COUNTER",
     "STREAM_CHANNEL",
+    "SUSPENDED_USERS",
     "TIMELINES",
     "TRENDING_HASH_TAG",
     "USERS_BY_LOGIN",
@@ -85,6 +89,7 @@ __all__ = [
     "reposters",
     "search_shard",
     "search_word",
+    "stat",
     "status",
     "tag_timeline",
     "thread",

@@ -14,6 +14,8 @@ from timelines import exceptions, limits, store
 from timelines.records import Author, Status, User
 from timelines.selectors.timelines import clamp_count
 
+MODERATORS = Author(0, "", "The moderators")
+
 
 @dataclass(frozen=True, slots=True)
 class Notification:
@@ -23,6 +25,7 @@ class Notification:
     status: Status | None
     time: float
     unread: bool
+    text: str = ""  # what the moderators wrote (a removed post, a resolved report)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,7 @@ class NotificationGroup:
     time: float
     newest_id: int
     unread: bool
+    text: str = ""
 
     @property
     def others(self) -> int:
@@ -74,18 +78,21 @@ def get_notifications(
     statuses = {int(f["id"]): Status.from_hash(f) for f in store.statuses.get_statuses(status_ids) if f}
     found = []
     for item in raw:
-        actor = actors.get(int(item["actor"]))
+        actor = MODERATORS if int(item["actor"]) == 0 else actors.get(int(item["actor"]))
         status = statuses.get(int(item["status"])) if item.get("status") else None
+        if isinstance(actor, User):
+            actor = Author(actor.id, actor.login, actor.name)
         if actor is None or (item.get("status") and status is None):
             continue
         found.append(
             Notification(
                 int(item["id"]),
                 item["type"],
-                Author(actor.id, actor.login, actor.name),
+                actor,
                 status,
                 float(item["time"]),
                 int(item["id"]) > mark,
+                str(item.get("text", "")),
             )
         )
     return found
@@ -98,7 +105,9 @@ def group_notifications(notifications: list[Notification]) -> list[NotificationG
     for notification in notifications:
         status_id = notification.status.id if notification.status else None
         key: tuple[object, ...] = (notification.kind, status_id)
-        if notification.kind in ("mention", "reply"):
+        if notification.kind in ("moderation", "report_resolved"):
+            key = (notification.kind, notification.id)
+        if notification.kind in ("mention", "reply", "moderation", "report_resolved"):
             key = (notification.kind, status_id, notification.actor.id)
         groups.setdefault(key, []).append(notification)
     result = [
@@ -109,6 +118,7 @@ def group_notifications(notifications: list[Notification]) -> list[NotificationG
             time=items[0].time,
             newest_id=items[0].id,
             unread=any(item.unread for item in items),
+            text=items[0].text,
         )
         for items in groups.values()
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from timelines import exceptions, keys, store
+from timelines.services.activity import record_active
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
 from timelines.services.refill import copy_author, remove_author
 from timelines.services.users import require_users
@@ -55,6 +56,7 @@ def make_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bo
         copy_author(author=other_uid, uid=uid)
         if notify_followee:
             notify(recipients=[other_uid], kind=FOLLOW, actor=uid)
+        record_active(uid=uid, when=now)
     return bool(added)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from timelines import exceptions, store
+from timelines.services.activity import record_active
 from timelines.services.notifications import LIKE, notify
 from timelines.services.users import require_user
 
@@ -37,6 +38,7 @@ def like_status(*, uid: int, status_id: int) -> bool:
     store.likes.add_like(uid, liked_id, now)
     if added:
         notify(recipients=[int(fields["uid"])], kind=LIKE, actor=uid, status_id=liked_id)
+        record_active(uid=uid, when=now)
     return bool(added)
 
 

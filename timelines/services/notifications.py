@@ -25,23 +25,34 @@ FOLLOW_ACCEPTED = "follow_accepted"
 MODERATION = "moderation"
 REPORT_RESOLVED = "report_resolved"
 KINDS = (MENTION, REPLY, REPOST, LIKE, FOLLOW, FOLLOW_REQUEST, FOLLOW_ACCEPTED, MODERATION, REPORT_RESOLVED)
+# The actor of what the site's moderators do (a removed post, a resolved report): no user, no policy.
+MODERATORS = 0
+_FROM_MODERATORS = frozenset({MODERATION, REPORT_RESOLVED})
 
 
-def notify(*, recipients: Iterable[int], kind: str, actor: int, status_id: int | None = None) -> list[int]:
+def notify(
+    *, recipients: Iterable[int], kind: str, actor: int, status_id: int | None = None, text: str = ""
+) -> list[int]:
     """Notify each of ``recipients`` (once each, never ``actor``) that ``actor`` did ``kind`` (to
-    ``status_id``), as far as the policy lets them receive it. Returns who was notified. Two round trips per
-    recipient, plus the event."""
+    ``status_id``), as far as the policy lets them receive it; ``text`` is what the moderators wrote, for
+    their notifications (``actor`` ``MODERATORS``, which no policy stops). Returns who was notified. Two
+    round trips per recipient, plus the event."""
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
-    candidates = [recipient for recipient in dict.fromkeys(recipients) if recipient != actor]
-    item = policy.Item(author_uid=actor, status_id=status_id, kind=f"notification.{kind}", context=policy.NOTIFICATION)
-    notified = policy.allowed_recipients(item=item, recipients=candidates)
+    if kind in _FROM_MODERATORS:
+        notified = list(dict.fromkeys(recipients))
+    else:
+        candidates = [recipient for recipient in dict.fromkeys(recipients) if recipient != actor]
+        item = policy.Item(
+            author_uid=actor, status_id=status_id, kind=f"notification.{kind}", context=policy.NOTIFICATION
+        )
+        notified = policy.allowed_recipients(item=item, recipients=candidates)
     for recipient in notified:
         notification_id = store.notifications.next_notification_id()
-        payload = json.dumps(
-            {"id": notification_id, "type": kind, "actor": actor, "status": status_id, "time": time.time()},
-            separators=(",", ":"),
-        )
+        content = {"id": notification_id, "type": kind, "actor": actor, "status": status_id, "time": time.time()}
+        if text:
+            content["text"] = text
+        payload = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
         unread = store.notifications.add(recipient, notification_id, payload)
         publish(events.notification_created(uid=recipient, unread=unread))
     return notified

@@ -13,6 +13,7 @@ from typing import Any
 
 from timelines import events, exceptions, limits, store, text
 from timelines.records import Status
+from timelines.services.activity import record_post
 from timelines.services.cleanup import finish_deletion
 from timelines.services.delivery import deliver_status
 from timelines.services.discovery import index_status
@@ -106,6 +107,7 @@ def post_status(*, uid: int, message: str, in_reply_to: int | None = None, **dat
         store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
     deliver_status(status=fields)
     index_status(fields)
+    record_post(uid=uid, when=posted)
     publish(events.status_created(fields))
     return status_id
 

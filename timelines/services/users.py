@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from timelines import exceptions, store
+from timelines.services.activity import record_signup
 from timelines.services.discovery import index_user
 from timelines.validation import clean_login, clean_name
 
@@ -44,6 +45,7 @@ def create_user(*, login: str, name: str) -> int:
     if not store.users.claim_login(lowered, uid):
         store.users.delete_user(uid)
         raise exceptions.LoginTaken()
+    record_signup()
     index_user(uid=uid, login=login, name=name)
     return uid
 

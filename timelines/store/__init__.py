@@ -4,7 +4,7 @@ One module per concern, used as ``store.<module>.<function>``: ``users``, ``stat
 timeline ZSET), ``fanout`` (writes to many timelines at once), ``graph`` (id sets with counters: followers,
 following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads),
 ``likes``, ``reposts``, ``notifications``, ``privacy``, ``tags``, ``search`` and ``profiles`` (discovery and
-profile edits); ``lua`` registers the scripts in ``scripts/``.
+profile edits), ``moderation`` and ``stats`` (the dashboard's counters); ``lua`` registers the scripts in ``scripts/``.
 
 Functions here know keys and commands, not rules: services decide what to write and in which order,
 selectors decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless
@@ -20,6 +20,7 @@ from timelines.store import (
     graph,
     likes,
     lists,
+    moderation,
     notifications,
     privacy,
     profiles,
@@ -27,6 +28,7 @@ from timelines.store import (
     refill,
     reposts,
     search,
+    stats,
     statuses,
     tags,
     timelines,
@@ -39,6 +41,7 @@ __all__ = [
     "graph",
     "likes",
     "lists",
+    "moderation",
     "notifications",
     "privacy",
     "profiles",
@@ -46,6 +49,7 @@ __all__ = [
     "refill",
     "reposts",
     "search",
+    "stats",
     "statuses",
     "tags",
     "timelines",

@@ -30,7 +30,7 @@ def snapshot() -> dict[str, object]:
     client = get_redis()
     found: dict[str, object] = {}
     for key in client.scan_iter():
-        if key.startswith("rq:"):
+        if key.startswith(("rq:", "stats:")):  # jobs, and the dashboard's counters (binary HyperLogLogs)
             continue
         kind = client.type(key)
         if kind == "zset":
