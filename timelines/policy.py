@@ -35,7 +35,8 @@ PUBLIC = None  # the recipient of public surfaces: the streaming API, and anonym
 # Where an item is about to be seen; some rules depend on it (a mute hides posts from feeds, not from pages).
 FEED = "feed"  # home and list timelines, the live home
 NOTIFICATION = "notification"
-PAGE = "page"  # a profile, a thread, someone's likes, search results
+PAGE = "page"  # a profile, a thread, someone's likes
+SEARCH = "search"  # search results
 LISTING = "listing"  # tag timelines and the public streams
 
 S = TypeVar("S", bound=Mapping[str, Any])

@@ -9,11 +9,11 @@ relations between the batch's recipients and authors. The rules, Mastodon's and 
 - A block hides both people's posts from each other everywhere, and their notifications.
 - A mute hides the muted person's posts and reposts from the muter's feeds (home, lists, live home) and
   notifications, and nothing else: their profile, threads and search still show them.
-- A post written while its author was private (``private``) reaches only the author's approved followers:
-  never the public (streams, tags, anonymous readers) and never anyone else. A private account's profile shows
-  its posts to its followers only.
-- A limited author's posts reach only their existing followers: kept out of the public listings and out of
-  anyone else's feeds and notifications.
+- A post written while its author was private (``private``) reaches only the author's approved followers
+  (search finds it for them too): never the public (streams, tags, anonymous readers) and never anyone else.
+  A private account's profile shows its posts to its followers only.
+- A limited author's posts reach only their existing followers: kept out of the public listings, search and
+  anyone else's feeds and notifications (their profile and threads still show them).
 - A repost is judged for its reposter and for the original's author alike.
 """
 

@@ -16,6 +16,7 @@ retried as well (see ``timelines.worker``).
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any
 
 import django_rq
@@ -148,6 +149,21 @@ def enqueue_refill_followers(*, uid: int, cursor: Cursor) -> None:
         job_id=refill_followers_job_id(uid=uid, after=member),
         description=f"refill the homes of the followers of {uid} after {member}",
         kwargs={"uid": uid, "cursor_score": score, "cursor_member": member},
+    )
+
+
+def erasure_job_id(*, uid: int, phase: str, pass_number: int) -> str:
+    return f"erase-{uid}-{phase}-{pass_number}"
+
+
+def enqueue_erasure(*, uid: int, phase: str) -> None:
+    """Queue the next pass deleting account ``uid`` from Redis, in ``phase``. Each pass gets a fresh id (a
+    pass may repeat a phase), and passes are idempotent."""
+    _enqueue(
+        "erase",
+        job_id=erasure_job_id(uid=uid, phase=phase, pass_number=time.time_ns()),
+        description=f"delete account {uid}: {phase}",
+        kwargs={"uid": uid, "phase": phase},
     )
 
 

@@ -7,7 +7,7 @@ retries and uniqueness.
 
 from __future__ import annotations
 
-from timelines.services import cleanup, delivery, lists, moderation, refill
+from timelines.services import cleanup, delivery, erasure, lists, moderation, refill
 
 
 def deliver(*, audience: str, uid: int, status_id: int, posted: float, cursor_score: float, cursor_member: str) -> int:
@@ -44,3 +44,8 @@ def clean_up(*, kind: str, status_id: int, cursor_score: float, cursor_member: s
 def refill_followers(*, uid: int, cursor_score: float, cursor_member: str) -> int:
     """One pass queueing refills of a (re-admitted) user's followers' homes."""
     return moderation.refill_followers(uid=uid, cursor=(cursor_score, cursor_member))
+
+
+def erase(*, uid: int, phase: str) -> str | None:
+    """One pass of deleting an account from Redis; the pass queues the next one itself."""
+    return erasure.erase(uid=uid, phase=phase)

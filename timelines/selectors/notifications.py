@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from timelines import exceptions, limits, store
+from timelines import exceptions, limits, policy, store
 from timelines.records import Author, Status, User
 from timelines.selectors.timelines import clamp_count
 
@@ -76,26 +76,56 @@ def get_notifications(
         User.from_hash(fields).id: User.from_hash(fields) for fields in store.users.get_users(actor_ids) if fields
     }
     statuses = {int(f["id"]): Status.from_hash(f) for f in store.statuses.get_statuses(status_ids) if f}
-    found = []
-    for item in raw:
-        actor = MODERATORS if int(item["actor"]) == 0 else actors.get(int(item["actor"]))
-        status = statuses.get(int(item["status"])) if item.get("status") else None
-        if isinstance(actor, User):
-            actor = Author(actor.id, actor.login, actor.name)
-        if actor is None or (item.get("status") and status is None):
-            continue
-        found.append(
-            Notification(
-                int(item["id"]),
-                item["type"],
-                actor,
-                status,
-                float(item["time"]),
-                int(item["id"]) > mark,
-                str(item.get("text", "")),
-            )
+    found = _visible(uid, raw, statuses)
+    return [_notification(item, actors, statuses, mark) for item in found if _known(item, actors, statuses)]
+
+
+def _known(item: dict, actors: dict[int, User], statuses: dict[int, Status]) -> bool:
+    """A notification whose actor and post (if any) still exist."""
+    actor_known = int(item["actor"]) == 0 or int(item["actor"]) in actors
+    return actor_known and (not item.get("status") or int(item["status"]) in statuses)
+
+
+def _visible(uid: int, raw: list[dict], statuses: dict[int, Status]) -> list[dict]:
+    """The notifications the policy lets ``uid`` see now: an actor suspended, blocked or muted since is
+    hidden, and so is a post ``uid`` may no longer see. The moderators' own notifications always show."""
+    chooser = policy.get_policy()
+    items = [
+        policy.Item(
+            author_uid=int(item["actor"]),
+            status_id=int(item["status"]) if item.get("status") else None,
+            kind=f"notification.{item['type']}",
+            fields=statuses.get(int(item["status"]), {}) if item.get("status") else {},
+            context=policy.NOTIFICATION,
         )
-    return found
+        for item in raw
+    ]
+    state = chooser.load(recipients=(uid,), authors={i.author_uid for i in items if i.author_uid}, items=items)
+    if chooser.allows_all(state):
+        return raw
+    return [
+        item
+        for item, decision in zip(raw, items, strict=True)
+        if decision.author_uid == 0 or chooser.allows(state, recipient=uid, item=decision)
+    ]
+
+
+def _notification(item: dict, actors: dict[int, User], statuses: dict[int, Status], mark: int) -> Notification:
+    actor_id = int(item["actor"])
+    if actor_id == 0:
+        actor = MODERATORS
+    else:
+        user = actors[actor_id]
+        actor = Author(user.id, user.login, user.name)
+    return Notification(
+        int(item["id"]),
+        item["type"],
+        actor,
+        statuses.get(int(item["status"])) if item.get("status") else None,
+        float(item["time"]),
+        int(item["id"]) > mark,
+        str(item.get("text", "")),
+    )
 
 
 def group_notifications(notifications: list[Notification]) -> list[NotificationGroup]:

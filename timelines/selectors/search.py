@@ -87,7 +87,7 @@ def _statuses(
         wanted = count - len(statuses)
         ids = store.search.find_status_ids(words, max_id=cursor, count=wanted)
         # A status deleted after it was indexed (or while its index entry was being removed) is not shown.
-        entries, _ = entries_for(ids, viewer=viewer_uid, context=policy.PAGE)
+        entries, _ = entries_for(ids, viewer=viewer_uid, context=policy.SEARCH)
         statuses.extend(entries)
         if len(ids) < wanted:
             return statuses, None

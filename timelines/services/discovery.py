@@ -88,3 +88,8 @@ def rename_user(*, uid: int, login: str, old_name: str | None, new_name: str) ->
     new = _name_entries(uid, login, new_name)
     old = _name_entries(uid, login, old_name) if old_name is not None else set()
     store.search.update_names(remove=old - new, add=new)
+
+
+def forget_user(*, uid: int, login: str, name: str) -> None:
+    """Take a user out of the people index (their account is being deleted). Idempotent."""
+    store.search.update_names(remove=_name_entries(uid, login, name))

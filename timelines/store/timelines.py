@@ -108,3 +108,8 @@ def timeline_ids(key: str) -> list[int]:
 def trim_timeline(key: str, size: int) -> int:
     """Trim a timeline to its ``size`` newest entries; returns how many were removed."""
     return int(get_redis().zremrangebyrank(key, 0, -size - 1))
+
+
+def timeline_ids_page(key: str, count: int) -> list[int]:
+    """At most ``count`` status ids of a timeline, oldest first (for working through one in passes)."""
+    return [int(member) for member in get_redis().zrange(key, 0, count - 1)]
