@@ -26,8 +26,8 @@ HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
 # ZUNION), and the unread notifications and pending follow requests of the header (one pipeline). The same for
 # 1 status or 200.
 HOME_ROUND_TRIPS = 7
-# ... plus four while the page suggests people to follow (selectors.get_suggested_users).
-HOME_WITH_SUGGESTIONS_ROUND_TRIPS = HOME_ROUND_TRIPS + 4
+# ... plus five while the page suggests people to follow (selectors.get_suggested_users).
+HOME_WITH_SUGGESTIONS_ROUND_TRIPS = HOME_ROUND_TRIPS + 5
 
 
 def logged_in(login: str, name: str | None = None) -> tuple[Client, int]:
