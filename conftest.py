@@ -3,6 +3,10 @@
 Tests never touch the developer's data: unless ``TEST_REDIS_URL`` names a server to use (it is flushed!),
 the session starts its own embedded Redis in a temporary directory. Child processes the tests start (RQ
 workers, daphne) inherit ``REDIS_URL`` and ``SOCIALSITE_VAR_DIR`` and so use the same server.
+
+With ``SOCIALSITE_TEST_CLUSTER=1`` (``bin/test``'s second run) the session also starts a local three-primary
+Redis Cluster (``socialsite.embedded_cluster``) and puts the social data on it (``REDIS_CLUSTER_URL``, which
+child processes inherit too); jobs and the cache stay on the single Redis, as in production.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from socialsite import embedded_redis, redis_client
+from socialsite import embedded_cluster, embedded_redis, redis_client
 
 _session: dict[str, object] = {}
 
@@ -39,6 +43,14 @@ def pytest_configure(config: pytest.Config) -> None:
     # A file database, so threads and child processes see the same rows as the test.
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(var_dir / "test-db.sqlite3")
+    if os.environ.get("SOCIALSITE_TEST_CLUSTER") == "1":
+        cluster = embedded_cluster.start(var_dir / "cluster")
+        _session["cluster"] = cluster
+        os.environ["REDIS_CLUSTER_URL"] = cluster.url
+        settings.REDIS_CLUSTER_URL = cluster.url
+    else:
+        os.environ.pop("REDIS_CLUSTER_URL", None)
+        settings.REDIS_CLUSTER_URL = None
     settings.STATIC_ROOT = var_dir / "staticfiles"
     settings.STATIC_ROOT.mkdir()
     # Password hashing is deliberately slow; tests check behaviour, not the hasher.
@@ -48,6 +60,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     redis_client.reset()
+    if _session.get("cluster"):
+        _session["cluster"].stop()  # type: ignore[attr-defined]
     if _session.get("embedded"):
         embedded_redis.stop(_session["embedded"])  # type: ignore[arg-type]
     if _session.get("var_dir"):
@@ -56,8 +70,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.fixture(autouse=True)
 def redis_db():
-    """The session's Redis, emptied before the test. Fails (never skips) when Redis is unreachable."""
+    """The session's Redis (and cluster), emptied before the test. Fails (never skips) when it is
+    unreachable."""
     client = redis_client.get_redis()
     client.ping()
-    client.flushall()
+    for server in redis_client.primaries():
+        server.flushall()
+    redis_client.get_job_redis().flushall()
     yield client

@@ -1,12 +1,26 @@
 """The one Redis client factory of socialsite.
 
-Every Redis connection of the site comes from here: the social data (``get_redis``, text replies), the job
-queue (``get_job_redis``, bytes replies, as RQ requires) and, for the streaming app, asyncio clients
-(``get_async_redis``). Clients are made on first use, never at import time, and cached per process and URL;
-redis-py's pools are thread-safe and reset themselves after a fork (RQ forks a work-horse per job).
+Every Redis connection of the site comes from here:
 
-When ``settings.EMBEDDED_REDIS_DIR`` is set (no ``REDIS_URL`` in the environment), the first call starts the
-embedded server (see ``socialsite.embedded_redis``).
+- ``get_redis``: the social data (text replies). With ``settings.REDIS_CLUSTER_URL`` it is a
+  ``redis.cluster.RedisCluster`` that discovers every node from the one named; otherwise a plain client of
+  ``REDIS_URL``. The keys carry hash tags and every atomic step touches one slot (``timelines.keys``), so the
+  same code runs on both.
+- ``get_job_redis``: the RQ job queue (bytes replies, as RQ requires), always ``REDIS_URL``: RQ does not
+  support Redis Cluster, and the Django cache lives there too.
+- ``get_async_redis(subscriber=True)`` and ``get_pubsub_redis``: a long-lived subscriber to the event channel,
+  without a read timeout. On a cluster it is a plain client of the node ``REDIS_CLUSTER_URL`` names: a classic
+  ``PUBLISH`` reaches the subscribers of every node, so one subscription per process sees every event, and
+  redis-py's asyncio cluster client has no pub/sub. Sharded pub/sub (Redis 7) was not chosen: the embedded and
+  test servers are Redis 6.2, and one channel read by every process gains nothing from sharding.
+
+Clients are made on first use, never at import time, and cached per process and URL; redis-py's pools are
+thread-safe and reset themselves after a fork (RQ forks a work-horse per job).
+
+The embedded Redis (no ``REDIS_URL``) is started on first use only where ``settings.EMBEDDED_REDIS_AUTOSTART``
+allows it: ``manage.py`` commands. The web server's processes never start it (``socialsite.asgi`` turns it
+off, and ``serve`` starts the server before the web server): starting a server runs a subprocess and waits,
+which must never happen on an event loop. Async clients never start it either.
 """
 
 from __future__ import annotations
@@ -14,10 +28,13 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
+from typing import Any
 
 import redis
 import redis.asyncio
 from django.conf import settings
+from redis.cluster import RedisCluster
+from redis.exceptions import RedisClusterException
 
 from socialsite import embedded_redis
 
@@ -29,69 +46,90 @@ CONNECT_TIMEOUT_SECONDS = 2.0
 HEALTH_CHECK_SECONDS = 30
 
 _lock = threading.Lock()
-_clients: dict[tuple[str, bool], redis.Redis] = {}
+_clients: dict[tuple[str, bool], Any] = {}
 _async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, redis.asyncio.Redis]] = (
     weakref.WeakKeyDictionary()
 )
 
 
 def redis_url() -> str:
-    """The URL of the site's Redis, starting the embedded server first when the site uses it."""
-    if settings.EMBEDDED_REDIS_DIR is not None:
+    """The URL of the site's single Redis (jobs, cache; and the social data without a cluster), starting the
+    embedded server first where this process may."""
+    if settings.EMBEDDED_REDIS_DIR is not None and settings.EMBEDDED_REDIS_AUTOSTART:
         embedded_redis.ensure_running(settings.EMBEDDED_REDIS_DIR)
     return settings.REDIS_URL
 
 
-def _client(decode_responses: bool) -> redis.Redis:
-    key = (settings.REDIS_URL, decode_responses)
+def is_cluster() -> bool:
+    """Whether the social data lives on a Redis Cluster."""
+    return bool(settings.REDIS_CLUSTER_URL)
+
+
+def _options(decode_responses: bool) -> dict[str, Any]:
+    return {
+        "decode_responses": decode_responses,
+        "socket_timeout": COMMAND_TIMEOUT_SECONDS,
+        "socket_connect_timeout": CONNECT_TIMEOUT_SECONDS,
+        "protocol": 2,
+    }
+
+
+def _client(url: str, decode_responses: bool, *, cluster: bool) -> Any:
+    key = (url, decode_responses)
     client = _clients.get(key)
     if client is not None:
         return client
     with _lock:
         client = _clients.get(key)
         if client is None:
-            client = redis.Redis.from_url(
-                redis_url(),
-                decode_responses=decode_responses,
-                socket_timeout=COMMAND_TIMEOUT_SECONDS,
-                socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
-                health_check_interval=HEALTH_CHECK_SECONDS,
-                protocol=2,
-            )
+            if cluster:
+                try:
+                    client = RedisCluster.from_url(url, **_options(decode_responses))
+                except RedisClusterException as error:
+                    # Discovery found no node answering: the same as a single server being down (a 503).
+                    raise redis.ConnectionError(f"No node of the Redis Cluster at {url} answers: {error}") from None
+            else:
+                client = redis.Redis.from_url(
+                    url, health_check_interval=HEALTH_CHECK_SECONDS, **_options(decode_responses)
+                )
             _clients[key] = client
     return client
 
 
 def get_redis() -> redis.Redis:
-    """The process-wide client for the social data; replies are ``str``."""
-    return _client(decode_responses=True)
+    """The process-wide client for the social data (a ``RedisCluster`` on a cluster); replies are ``str``."""
+    if is_cluster():
+        return _client(settings.REDIS_CLUSTER_URL, True, cluster=True)
+    return _client(redis_url(), True, cluster=False)
 
 
 def get_job_redis() -> redis.Redis:
     """The process-wide client for the RQ job queue; replies are ``bytes`` as RQ requires."""
-    return _client(decode_responses=False)
+    return _client(redis_url(), False, cluster=False)
+
+
+def _subscriber_url() -> str:
+    return settings.REDIS_CLUSTER_URL or settings.REDIS_URL
 
 
 def get_pubsub_redis() -> redis.Redis:
     """A new client for a long-lived subscriber: no read timeout, so an idle subscription stays open."""
+    url = _subscriber_url() if is_cluster() else redis_url()
     return redis.Redis.from_url(
-        redis_url(),
-        decode_responses=True,
-        socket_timeout=None,
-        socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
-        protocol=2,
+        url, decode_responses=True, socket_timeout=None, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS, protocol=2
     )
 
 
 def get_async_redis(*, subscriber: bool = False) -> redis.asyncio.Redis:
-    """An asyncio client bound to the running event loop (asyncio clients cannot cross loops).
+    """An asyncio client bound to the running event loop (asyncio clients cannot cross loops). Never starts
+    a server.
 
     ``subscriber=True`` gives a fresh client without a read timeout, for a pub/sub connection that may stay
-    idle for minutes.
+    idle for minutes (on a cluster, to the node ``REDIS_CLUSTER_URL`` names).
     """
     if subscriber:
         return redis.asyncio.Redis.from_url(
-            redis_url(),
+            _subscriber_url(),
             decode_responses=True,
             socket_timeout=None,
             socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
@@ -99,18 +137,24 @@ def get_async_redis(*, subscriber: bool = False) -> redis.asyncio.Redis:
         )
     loop = asyncio.get_running_loop()
     per_loop = _async_clients.setdefault(loop, {})
-    client = per_loop.get(settings.REDIS_URL)
+    url = settings.REDIS_CLUSTER_URL or settings.REDIS_URL
+    client = per_loop.get(url)
     if client is None:
-        client = redis.asyncio.Redis.from_url(
-            redis_url(),
-            decode_responses=True,
-            socket_timeout=COMMAND_TIMEOUT_SECONDS,
-            socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
-            health_check_interval=HEALTH_CHECK_SECONDS,
-            protocol=2,
-        )
-        per_loop[settings.REDIS_URL] = client
+        if is_cluster():
+            client = redis.asyncio.RedisCluster.from_url(url, **_options(True))
+        else:
+            client = redis.asyncio.Redis.from_url(url, health_check_interval=HEALTH_CHECK_SECONDS, **_options(True))
+        per_loop[url] = client
     return client
+
+
+def primaries() -> list[redis.Redis]:
+    """A plain client of every server holding social data: each primary of the cluster, or the one Redis. For
+    commands that concern a whole server (FLUSHALL in tests, INFO for the dashboard)."""
+    client = get_redis()
+    if isinstance(client, RedisCluster):
+        return [client.get_redis_connection(node) for node in client.get_primaries()]
+    return [client]
 
 
 def reset() -> None:
@@ -126,5 +170,6 @@ def reset() -> None:
 UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (
     redis.ConnectionError,
     redis.TimeoutError,
+    redis.exceptions.ClusterDownError,
     embedded_redis.EmbeddedRedisError,
 )

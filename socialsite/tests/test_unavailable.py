@@ -7,11 +7,14 @@ from django.test import Client
 
 from accounts.models import User
 from socialsite import redis_client
+from socialsite.testing import free_port
 
 
 @pytest.fixture
 def redis_gone(settings, tmp_path):
     settings.REDIS_URL = f"unix://{tmp_path}/nothing-listens-here.sock"
+    if settings.REDIS_CLUSTER_URL:
+        settings.REDIS_CLUSTER_URL = f"redis://127.0.0.1:{free_port()}/0"  # a cluster node nobody runs
     redis_client.reset()
     yield
     redis_client.reset()

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from socialsite.redis_client import get_redis
 from timelines import keys, limits
 from timelines.store.graph import members_after
+from timelines.store.lua import run_many
 from timelines.store.lua import script as _script
 
 
@@ -45,11 +46,4 @@ def replies_after(parent_id: int, cursor: tuple[float, str] | None, count: int) 
 def mark_parent_deleted(reply_ids: Sequence[int | str]) -> None:
     """Note on each of ``reply_ids`` that the post it answers was deleted (``in_reply_to_deleted``), for
     "Replying to a deleted post". Only replies that still exist are touched. One pipelined round trip."""
-    if not reply_ids:
-        return
-    client = get_redis()
-    script = _script("mark_if_exists", client)
-    with client.pipeline(transaction=False) as pipe:
-        for reply_id in reply_ids:
-            script(keys=[keys.status(reply_id)], args=["in_reply_to_deleted", 1], client=pipe)
-        pipe.execute()
+    run_many([("mark_if_exists", [keys.status(reply_id)], ["in_reply_to_deleted", 1]) for reply_id in reply_ids])

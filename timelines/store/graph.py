@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from socialsite.redis_client import get_redis
 from timelines import keys
+from timelines.store.lua import run_many
 from timelines.store.lua import script as _script
 
 
@@ -25,14 +26,7 @@ def graph_remove(set_key: str, user_key: str, member: int, counter: str) -> int:
 def graph_remove_many(pairs: Sequence[tuple[str, str]], member: int, counter: str) -> None:
     """``graph_remove`` of one member from many (set, counter hash) pairs, each its own single-slot script.
     One pipelined round trip; idempotent."""
-    if not pairs:
-        return
-    client = get_redis()
-    script = _script("graph_remove", client)
-    with client.pipeline(transaction=False) as pipe:
-        for set_key, hash_key in pairs:
-            script(keys=[set_key, hash_key], args=[member, counter], client=pipe)
-        pipe.execute()
+    run_many([("graph_remove", [set_key, hash_key], [member, counter]) for set_key, hash_key in pairs])
 
 
 def followers_after(uid: int, cursor: tuple[float, str] | None, count: int) -> list[tuple[str, float]]:

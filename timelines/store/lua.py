@@ -1,17 +1,22 @@
 """The Lua scripts of the store: files in ``store/scripts/``, registered once per client and run by EVALSHA.
 
 Each script opens with a header of its KEYS, ARGV and return value, and touches the keys of one hash slot
-only, except the two batch scripts of ``store.fanout``, which are sent once per slot on a cluster.
+only, except the batch scripts of ``store.fanout`` and ``store.reposts``, which ``run_batch`` sends once per
+hash slot on a cluster.
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from redis import Redis
+from redis.cluster import RedisCluster
 from redis.commands.core import Script
+from redis.crc import key_slot
 
 from socialsite.redis_client import get_redis
 
@@ -32,4 +37,75 @@ def script(name: str, client: Redis | None = None) -> Script:
     found = per_client.get(name)
     if found is None:
         found = per_client[name] = client.register_script(source(name))
+        if isinstance(client, RedisCluster):
+            # A cluster pipeline sends EVALSHA as it is, without loading a missing script first: load it on
+            # every primary now (SCRIPT LOAD goes to all of them).
+            client.script_load(source(name))
+    return found
+
+
+Call = tuple[str, Sequence[str], Sequence[Any]]
+
+
+def run_many(calls: Sequence[Call]) -> list[Any]:
+    """Run several single-slot script calls, (name, keys, args) each, in one pipelined round trip per server,
+    and return their replies in order.
+
+    On one server that is one pipeline. A cluster client refuses EVALSHA in its pipelines, so on a cluster the
+    calls are grouped by the node that owns their slot and sent as one plain pipeline per node (the nodes in
+    turn): a round trip per node instead of one per call.
+    """
+    if not calls:
+        return []
+    client = get_redis()
+    if not isinstance(client, RedisCluster):
+        with client.pipeline(transaction=False) as pipe:
+            for name, keys, args in calls:
+                script(name, client)(keys=list(keys), args=list(args), client=pipe)
+            return pipe.execute()
+    by_node: dict[str, list[int]] = {}
+    nodes = {}
+    for index, (_, keys, _) in enumerate(calls):
+        node = client.get_node_from_key(keys[0])
+        nodes[node.name] = node
+        by_node.setdefault(node.name, []).append(index)
+    replies: list[Any] = [None] * len(calls)
+    for name_of_node, indexes in by_node.items():
+        server = client.get_redis_connection(nodes[name_of_node])
+        with server.pipeline(transaction=False) as pipe:
+            for index in indexes:
+                name, keys, args = calls[index]
+                script(name, server)(keys=list(keys), args=list(args), client=pipe)
+            for index, reply in zip(indexes, pipe.execute(), strict=True):
+                replies[index] = reply
+    return replies
+
+
+def run_batch(name: str, groups: Sequence[Sequence[str]], args: Sequence[Any]) -> list[tuple[list[int], Any]]:
+    """Run the batch script ``name`` over ``groups`` of keys (each group: the keys of one target, one slot).
+
+    On one server it is one call with every group's keys. On a cluster a script may only touch one slot, so
+    the groups are split by hash slot and the script is sent once per slot (``run_many``: one pipelined round
+    trip per node); each call does for its targets exactly what the single call does, as the batch scripts
+    treat every target on its own. Returns, per call, the indexes of its groups and the script's reply.
+    """
+    client = get_redis()
+    if not groups:
+        return []
+    if not isinstance(client, RedisCluster):
+        flat = [key for group in groups for key in group]
+        return [(list(range(len(groups))), script(name, client)(keys=flat, args=list(args)))]
+    by_slot: dict[int, list[int]] = {}
+    for index, group in enumerate(groups):
+        by_slot.setdefault(key_slot(group[0].encode()), []).append(index)
+    calls = [(name, [key for index in indexes for key in groups[index]], args) for indexes in by_slot.values()]
+    return list(zip(by_slot.values(), run_many(calls), strict=True))
+
+
+def per_target(results: list[tuple[list[int], Any]], size: int) -> list[Any]:
+    """The per-target replies of a batch script that returns one value per target, in the groups' order."""
+    found: list[Any] = [None] * size
+    for indexes, reply in results:
+        for index, value in zip(indexes, reply, strict=True):
+            found[index] = value
     return found

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from socialsite.redis_client import get_redis
 from timelines import keys, limits
+from timelines.store.lua import per_target, run_batch
 from timelines.store.lua import script as _script
 
 
@@ -73,17 +74,13 @@ def push_repost(
 ) -> list[bool]:
     """Add a repost to the homes (``timeline_kind`` "followers") or list timelines ("lists") of ``targets``,
     except where its original already stands; returns where it was added (scripts/push_repost.lua)."""
-    if not targets:
-        return []
-    flat = [key for target in targets for key in _targets(timeline_kind, target)]
-    added = _script("push_repost")(keys=flat, args=[limits.HOME_TIMELINE_SIZE, original_id, repost_id, repr(posted)])
-    return [bool(flag) for flag in added]
+    groups = [list(_targets(timeline_kind, target)) for target in targets]
+    results = run_batch("push_repost", groups, [limits.HOME_TIMELINE_SIZE, original_id, repost_id, repr(posted)])
+    return [bool(flag) for flag in per_target(results, len(groups))]
 
 
 def remove_repost(timeline_kind: str, targets: Sequence[int | str], original_id: int, repost_id: int) -> list[bool]:
     """Take a repost out of the timelines of ``targets``; returns where it was (scripts/remove_repost.lua)."""
-    if not targets:
-        return []
-    flat = [key for target in targets for key in _targets(timeline_kind, target)[1:]]
-    removed = _script("remove_repost")(keys=flat, args=[original_id, repost_id])
-    return [bool(flag) for flag in removed]
+    groups = [list(_targets(timeline_kind, target)[1:]) for target in targets]
+    results = run_batch("remove_repost", groups, [original_id, repost_id])
+    return [bool(flag) for flag in per_target(results, len(groups))]

@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable
 
 from socialsite.redis_client import get_redis
 from timelines import keys, limits
-from timelines.store.lua import script as _script
+from timelines.store.lua import run_many
 
 
 def index_words(status_id: int, words: Collection[str]) -> None:
@@ -41,17 +41,12 @@ def find_status_ids(words: Collection[str], *, max_id: int, count: int) -> list[
     """The ``count`` newest ids of statuses that contain every one of ``words``, below ``max_id`` (0: no bound),
     newest first. One pipelined round trip of one script per shard; each shard returns at most ``count``, so
     the merge is exact."""
-    client = get_redis()
-    find = _script("search_shard", client)
     ordered = sorted(words)
-    with client.pipeline(transaction=False) as pipe:
-        for shard in range(limits.SEARCH_SHARDS):
-            find(
-                keys=[keys.search_word(shard, word) for word in ordered],
-                args=[max_id, count],
-                client=pipe,
-            )
-        found = {int(status_id) for ids in pipe.execute() for status_id in ids}
+    calls = [
+        ("search_shard", [keys.search_word(shard, word) for word in ordered], [max_id, count])
+        for shard in range(limits.SEARCH_SHARDS)
+    ]
+    found = {int(status_id) for ids in run_many(calls) for status_id in ids}
     return sorted(found, reverse=True)[:count]
 
 

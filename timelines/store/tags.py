@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from socialsite.redis_client import get_redis
 from timelines import keys, limits
+from timelines.store.lua import Call, run_many
 from timelines.store.lua import script as _script
 from timelines.store.timelines import timeline_page
 
@@ -22,17 +23,15 @@ def index_tags(tags: Sequence[str], status_id: int, posted: float, hour: int) ->
     single-slot steps; re-running it adds nothing but a second count."""
     if not tags:
         return
-    client = get_redis()
-    push = _script("push_to_timelines", client)
-    count = _script("count_tag_uses", client)
-    with client.pipeline(transaction=False) as pipe:
-        for tag in tags:
-            # One script per tag key: ZADD and the trim on every insert (book 8.4), one slot each.
-            push(keys=[keys.tag_timeline(tag)], args=[limits.TAG_TIMELINE_SIZE, repr(posted), status_id], client=pipe)
-        count(keys=[keys.trending_bucket(hour)], args=[1, limits.TRENDING_BUCKET_TTL_SECONDS, *tags], client=pipe)
-        # NX: a tag keeps its place; all scores are 0 so the set orders tags by their bytes (ZRANGEBYLEX).
-        pipe.zadd(keys.SEARCH_TAGS, dict.fromkeys(tags, 0), nx=True)
-        pipe.execute()
+    # One script per tag key: ZADD and the trim on every insert (book 8.4), one slot each.
+    calls: list[Call] = [
+        ("push_to_timelines", [keys.tag_timeline(tag)], [limits.TAG_TIMELINE_SIZE, repr(posted), status_id])
+        for tag in tags
+    ]
+    calls.append(("count_tag_uses", [keys.trending_bucket(hour)], [1, limits.TRENDING_BUCKET_TTL_SECONDS, *tags]))
+    run_many(calls)
+    # NX: a tag keeps its place; all scores are 0 so the set orders tags by their bytes (ZRANGEBYLEX).
+    get_redis().zadd(keys.SEARCH_TAGS, dict.fromkeys(tags, 0), nx=True)
 
 
 def remove_from_tag_timelines(tags: Sequence[str], status_id: int) -> list[str]:
