@@ -10,17 +10,41 @@ from __future__ import annotations
 from timelines.services import cleanup, delivery, erasure, lists, moderation, refill
 
 
-def deliver(*, audience: str, uid: int, status_id: int, posted: float, cursor_score: float, cursor_member: str) -> int:
+def deliver(
+    *,
+    audience: str,
+    uid: int,
+    status_id: int,
+    posted: float,
+    cursor_score: float,
+    cursor_member: str,
+    repost_of: int | None = None,
+) -> int:
     """One delivery batch. ``delivery.deliver`` notices a status deleted meanwhile, takes it back out of the
     batch's timelines and ends the chain."""
     return delivery.deliver(
-        audience=audience, uid=uid, status_id=status_id, posted=posted, cursor=(cursor_score, cursor_member)
+        audience=audience,
+        uid=uid,
+        status_id=status_id,
+        posted=posted,
+        cursor=(cursor_score, cursor_member),
+        repost_of=repost_of,
     )
 
 
-def withdraw(*, audience: str, uid: int, status_id: int, cursor_score: float, cursor_member: str) -> int:
-    """One clean-up batch of a deleted status."""
-    return delivery.withdraw(audience=audience, uid=uid, status_id=status_id, cursor=(cursor_score, cursor_member))
+def withdraw(
+    *,
+    audience: str,
+    uid: int,
+    status_id: int,
+    cursor_score: float,
+    cursor_member: str,
+    repost_of: int | None = None,
+) -> int:
+    """One clean-up batch of a deleted status or repost."""
+    return delivery.withdraw(
+        audience=audience, uid=uid, status_id=status_id, cursor=(cursor_score, cursor_member), repost_of=repost_of
+    )
 
 
 def refill_timeline(
