@@ -109,8 +109,12 @@ class RoundTrips:
         self.count = 0
 
     def install(self) -> None:
+        """Count on the pool of every server of the social data (each primary, on a cluster)."""
+        for server in redis_client.primaries():
+            self._install(server.connection_pool)
+
+    def _install(self, pool: Any) -> None:
         counter = self
-        pool = redis_client.get_redis().connection_pool
         base = pool.connection_class
 
         class CountingConnection(base):  # type: ignore[misc, valid-type]

@@ -164,6 +164,8 @@ STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", DEBUG)
 TIMELINES_POLICY = os.environ.get("SOCIALSITE_POLICY") or "timelines.privacy.PrivacyPolicy"
 # Where the live home timeline is served (streaming/live.py); the home page links to it.
 LIVE_HOME_PATH = "live/home"
+# ... and where every other page of a logged-in viewer follows their unread notification count.
+LIVE_ME_PATH = "live/me"
 
 # Deferred work (fan-out past the first POSTS_PER_PASS followers) runs on RQ, on the same Redis.
 RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}

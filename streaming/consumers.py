@@ -11,29 +11,25 @@ a 4xx with a JSON body ``{"error": <code>, "message": <text>}`` (401 without ide
 unknown path, 400 malformed, over-limit or missing predicates, 413 oversized form), and 503 when the process
 cannot reach Redis within ``CONNECT_TIMEOUT_SECONDS``.
 
-A stream is one subscription to the process's hub (``streaming.hub``) and two tasks: a writer that moves
-events from the subscription's bounded queue to the client, waiting for the client to read when daphne says it
-is not (``streaming.flow``), with a keep-alive newline when idle; and a watcher for ``http.disconnect``.
-Whichever ends first ends the other, and the subscription is closed at once, so a client that goes away leaves
-nothing behind. A client cut off for falling behind gets ``{"disconnect": {"reason": "falling behind"}}`` as
-its last line and its connection is closed.
+A stream is one subscription to the process's hub (``streaming.hub``) served by ``streaming.writer``, the one
+stream writer of the site (the live home uses it too): flow-controlled, bounded, with a keep-alive newline
+when idle. A client cut off for falling behind gets ``{"disconnect": {"reason": "falling behind"}}`` as its
+last line and its connection is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
 from django.conf import settings
 
-from streaming import events, filters
-from streaming.flow import Flow, NoFlow, flow_for
-from streaming.hub import Disconnect, Subscription, get_hub
+from streaming import events, filters, writer
+from streaming.hub import get_hub
 
 logger = logging.getLogger(__name__)
 
@@ -41,12 +37,9 @@ Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
-CONNECT_TIMEOUT_SECONDS = 3.0
 MAX_FORM_BYTES = 256 * 1024  # 400 phrases of 60 characters plus 5,000 logins of 20 fit with room to spare
 MAX_FORM_FIELDS = 10_000
 MAX_IDENTIFIER_LENGTH = 100
-# Events written to the client in one chunk when several are waiting.
-MAX_BATCH = 100
 
 IDENTIFIER_MISSING = "Add ?identifier=<your client id> to the URL."
 IDENTIFIER_INVALID = f"The identifier is at most {MAX_IDENTIFIER_LENGTH} printable characters."
@@ -64,9 +57,6 @@ STREAM_HEADERS = [
     (b"x-accel-buffering", b"no"),
 ]
 
-# The writer tasks of this process's open streams (what GET /statuses/hub.json reports as "streams").
-open_streams: set[asyncio.Task[Any]] = set()
-
 
 class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str, headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
@@ -77,25 +67,8 @@ class ApiError(Exception):
         self.headers = list(headers)
 
 
-async def send_json(send: Send, status: int, body: dict[str, Any], headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
-    payload = json.dumps(body).encode() + b"\n"
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-                (b"cache-control", b"no-store"),
-                *headers,
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": payload})
-
-
 async def send_error(send: Send, error: ApiError) -> None:
-    await send_json(send, error.status, {"error": error.code, "message": error.message}, error.headers)
+    await writer.send_json(send, error.status, {"error": error.code, "message": error.message}, error.headers)
 
 
 # --- reading the request ---------------------------------------------------------------------------------
@@ -234,10 +207,10 @@ async def hub_stats(scope: Scope, receive: Receive, send: Send) -> None:
         return
     body = {
         **get_hub().snapshot(),
-        "streams": len(open_streams),
+        "streams": len(writer.open_streams),
         "tasks": len(asyncio.all_tasks()),
     }
-    await send_json(send, 200, body)
+    await writer.send_json(send, 200, body)
 
 
 async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
@@ -245,6 +218,22 @@ async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
 
 
 # --- streaming -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ApiEncoder:
+    """The API's bytes: one JSON object per ``\\r\\n``-terminated line, optionally length-delimited."""
+
+    delimited: bool
+    keepalive: bytes = events.KEEPALIVE
+
+    def event(self, item: dict[str, Any]) -> bytes:
+        line = events.wire_line(item)
+        return events.length_delimited(line) if self.delimited else line
+
+    def disconnect(self, reason: str) -> bytes:
+        line = events.disconnect_line(reason)
+        return events.length_delimited(line) if self.delimited else line
 
 
 async def stream(
@@ -255,86 +244,16 @@ async def stream(
     subscription = hub.subscribe(
         index_keys=stream_filter.index_keys(), matches=stream_filter, maxsize=settings.STREAMING_QUEUE_SIZE
     )
-    flow: Flow = NoFlow()
-    writer: asyncio.Task[None] | None = None
-    watcher: asyncio.Task[None] | None = None
-    try:
-        try:
-            async with asyncio.timeout(CONNECT_TIMEOUT_SECONDS):
-                await hub.connected.wait()
-        except TimeoutError:
-            await send_error(send, ApiError(503, "unavailable", UNAVAILABLE, [(b"retry-after", b"5")]))
-            return
-        await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
-        # Daphne writes the status line and headers with the first body message: an empty one sends them now,
-        # so the client knows it is subscribed before any event arrives.
-        await send({"type": "http.response.body", "body": b"", "more_body": True})
-        flow = flow_for(send, send_buffer_bytes=settings.STREAMING_SEND_BUFFER_BYTES)
-        writer = asyncio.ensure_future(write_events(subscription, send, flow, delimited=delimited))
-        watcher = asyncio.ensure_future(wait_for_disconnect(receive))
-        open_streams.add(writer)
-        await asyncio.wait({writer, watcher}, return_when=asyncio.FIRST_COMPLETED)
-        if writer.done() and not writer.cancelled() and writer.exception() is not None:
-            # A bug, not a client: end the response properly rather than leave the client waiting forever.
-            logger.error("A stream writer failed.", exc_info=writer.exception())
-            with contextlib.suppress(Exception):
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
-            flow.close(settings.STREAMING_CLOSE_GRACE_SECONDS)
-    finally:
-        subscription.close()
-        for task in (writer, watcher):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        if writer is not None:
-            open_streams.discard(writer)
-        flow.release()
 
+    async def unavailable() -> None:
+        await send_error(send, ApiError(503, "unavailable", UNAVAILABLE, [(b"retry-after", b"5")]))
 
-async def wait_for_disconnect(receive: Receive) -> None:
-    while (await receive())["type"] != "http.disconnect":
-        pass
-
-
-async def write_events(subscription: Subscription, send: Send, flow: Flow, *, delimited: bool) -> None:
-    """Move events from the subscription to the client until it is cut off or the connection is lost."""
-    queue = subscription.queue
-    frame: Callable[[bytes], bytes] = events.length_delimited if delimited else (lambda line: line)
-    keepalive = settings.STREAMING_KEEPALIVE_SECONDS
-
-    async def body(data: bytes, *, more: bool = True) -> None:
-        await send({"type": "http.response.body", "body": data, "more_body": more})
-
-    while True:
-        if not flow.writable():
-            # The client is not reading: leave events in the queue, so that if it never catches up the queue
-            # fills and the hub cuts it off, instead of the server buffering its backlog.
-            await flow.wait_writable(subscription.ended)
-        if flow.lost:
-            return
-        if queue.empty():
-            try:
-                async with asyncio.timeout(keepalive):
-                    item = await queue.get()
-            except TimeoutError:
-                await body(events.KEEPALIVE)
-                continue
-        else:
-            item = queue.get_nowait()
-        lines: list[bytes] = []
-        notice: Disconnect | None = None
-        while True:
-            if isinstance(item, Disconnect):
-                notice = item
-                break
-            lines.append(frame(events.wire_line(item)))
-            if len(lines) >= MAX_BATCH or queue.empty():
-                break
-            item = queue.get_nowait()
-        if notice is not None:
-            lines.append(frame(events.disconnect_line(notice.reason)))
-            await body(b"".join(lines), more=False)
-            flow.close(settings.STREAMING_CLOSE_GRACE_SECONDS)
-            return
-        await body(b"".join(lines))
+    await writer.serve(
+        send,
+        receive,
+        hub=hub,
+        subscription=subscription,
+        encoder=ApiEncoder(delimited),
+        headers=STREAM_HEADERS,
+        unavailable=unavailable,
+    )

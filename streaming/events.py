@@ -60,12 +60,23 @@ def decode(message: str | bytes) -> StreamEvent:
         event = timeline_events.decode(message)
     except timeline_events.InvalidEvent as error:
         raise InvalidEvent(str(error)) from None
+    if event.get("v") == timeline_events.VERSION and (
+        event["type"] in timeline_events.NOTIFICATION_TYPES or event["type"] in timeline_events.USER_TYPES
+    ):
+        # Not a status: a notice for the pages of one user, or a moderation change. Only live homes see these.
+        return StreamEvent({name: value for name, value in event.items() if name not in ("type", "v")}, event["type"])
     if not timeline_events.is_status_event(event):
         raise IgnoredEvent(event["type"])
     status = event["status"]
     if event["type"] == timeline_events.STATUS_DELETED:
         return StreamEvent({**status, "deleted": True}, event["type"])
     return StreamEvent(status, event["type"])
+
+
+def is_status(event: dict[str, Any]) -> bool:
+    """A status event (posted or deleted), as opposed to a notice."""
+    kind = getattr(event, "type", timeline_events.STATUS_CREATED)
+    return kind in timeline_events.STATUS_TYPES
 
 
 def is_deletion(event: dict[str, Any]) -> bool:

@@ -36,6 +36,7 @@ from redis.exceptions import RedisError
 
 from socialsite.redis_client import get_async_redis
 from streaming import events, matching
+from timelines import events as timeline_events
 from timelines import keys, policy
 
 logger = logging.getLogger(__name__)
@@ -140,6 +141,7 @@ class Hub:
         # What the policy needs to decide for the public, loaded off the loop on every (re)connect.
         self.public_state: Any = None
         self._task: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     # --- subscriptions ---
 
@@ -219,10 +221,14 @@ class Hub:
             logger.warning("Dropped a stream event that is not a status: %r", raw[:200])
             return
         self.stats.events += 1
-        chooser = policy.get_policy()
-        public = chooser.allows(
-            self.public_state, recipient=policy.PUBLIC, item=policy.Item.of_status(event, context=policy.LISTING)
-        )
+        if events.is_status(event):
+            chooser = policy.get_policy()
+            item = policy.Item.of_status(event, context=policy.LISTING)
+            public = chooser.allows(self.public_state, recipient=policy.PUBLIC, item=item)
+        else:
+            public = False  # a notice for one user's pages, or a moderation change: never on public streams
+            if event.type in timeline_events.USER_TYPES:
+                self._reload_public_state()
         candidates: set[Subscription] = set()
         for key in index_keys:
             bucket = self.index.get(key)
@@ -238,6 +244,33 @@ class Hub:
                 self.stats.cut_off += 1
             elif subscription.queue.qsize() > before:
                 self.stats.delivered += 1
+
+    def reindex(self, subscription: Subscription, index_keys: Iterable[str]) -> None:
+        """Offer ``subscription`` the events of ``index_keys`` from now on (a live home whose viewer followed
+        or unfollowed someone), without a new subscription or losing what its queue holds."""
+        new = frozenset(index_keys)
+        if subscription.closed:
+            return
+        for key in subscription.index_keys - new:
+            bucket = self.index.get(key)
+            if bucket is not None:
+                bucket.discard(subscription)
+                if not bucket:
+                    del self.index[key]
+        for key in new - subscription.index_keys:
+            self.index.setdefault(key, set()).add(subscription)
+        subscription.index_keys = new
+
+    def _reload_public_state(self) -> None:
+        """Re-read what the policy needs for the public (an account was suspended or limited), off the loop."""
+
+        async def reload() -> None:
+            with contextlib.suppress(RedisError, OSError):
+                self.public_state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
+
+        task = asyncio.get_running_loop().create_task(reload())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # --- the Redis side ---
 

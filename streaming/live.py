@@ -1,20 +1,26 @@
-"""Live home timelines: a server-sent-events stream of what a logged-in viewer's home page should show.
+"""Live pages: a server-sent-events stream of what a logged-in viewer's open pages should show.
 
-``GET /live/home?since_id=N`` answers ``text/event-stream``; ``static/js/site.js`` opens it on the newest page
-of home and applies each event:
+``GET /live/home?since_id=N`` (the newest page of home) and ``GET /live/me`` (every other page) answer
+``text/event-stream``; ``static/js/site.js`` applies each event:
 
-- ``event: post``, ``id: <status id>``, ``data: {"id": ..., "html": "<article ...>"}``: a new post by the viewer
-  or someone they follow, rendered with the same partial as the page;
-- ``event: delete``, ``data: {"id": ...}``: one of those posts was deleted;
+- ``event: post``, ``id: <entry id>``, ``data: {"id": ..., "html": "<article ...>"}``: a new post (or repost)
+  by the viewer or someone they follow, rendered with the same partial as the page (home only);
+- ``event: delete``, ``data: {"id": ...}``: one of those was deleted (home only);
+- ``event: suspend``, ``data: {"uid": ...}``: the moderators suspended an account; its posts leave the page;
+- ``event: notifications``, ``data: {"unread": n}``: the viewer's unread notification count, for the header;
+- ``event: reload``, ``data: {"reason": ...}``: the viewer fell behind and the server closes the stream; the
+  browser reconnects and catches up from its ``Last-Event-ID``;
 - a ``: keep-alive`` comment when idle, so proxies keep the connection and a vanished client is noticed.
 
-No gap between the page and the stream: the consumer subscribes first, then sends the home timeline's statuses
-newer than ``since_id`` (the newest id on the page, or the browser's ``Last-Event-ID`` after a reconnect), then
-streams; the browser ignores ids it already shows. Events come from the process's one shared subscription
-(``streaming.hub``), indexed by the authors the viewer follows plus the viewer. The followed set is re-read
-every ``FOLLOWING_REFRESH_SECONDS`` so a follow made in another tab starts flowing without a reload. A viewer
-who falls behind is cut off by the hub; the stream then ends, and the browser reconnects and catches up from
-its ``Last-Event-ID``.
+No gap between the page and the stream: the stream subscribes first, then sends the home timeline's entries
+newer than ``since_id`` (the newest on the page, or the browser's ``Last-Event-ID`` after a reconnect), then
+streams; the browser ignores ids it already shows. It is served like the streaming API, by
+``streaming.writer`` (one flow-controlled writer, one hub subscription per process, bounded queues, the same
+settings): a browser that stops reading is cut off, and the server's memory stays bounded. The subscription is
+``public=False`` and asks the per-recipient policy (``timelines.policy``) for its viewer; whom the viewer
+follows (and what the policy knows about them) is re-read every ``refresh_seconds``; posts of an account
+suspended meanwhile are dropped at once (``suspend``). A post's HTML is rendered once per event and shared by
+every viewer of the process (at most twice: for its author, who gets a Delete button, and for everyone else).
 """
 
 from __future__ import annotations
@@ -23,35 +29,34 @@ import asyncio
 import contextlib
 import json
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
-from channels.generic.http import AsyncHttpConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 
 from socialsite.redis_client import UNAVAILABLE_ERRORS
-from streaming import matching
-from streaming.hub import Disconnect, Hub, Subscription, get_hub
+from streaming import events, matching, writer
+from streaming.hub import get_hub
+from timelines import events as timeline_events
 from timelines import limits, policy, selectors, validation
-from timelines.records import status_from_hash
+from timelines.records import Author, Status, TimelineEntry
 
 logger = logging.getLogger(__name__)
 
-KEEPALIVE_SECONDS = 15.0
-FOLLOWING_REFRESH_SECONDS = 10.0
 # A viewer following more people than this gets live posts from the most recently followed ones only.
 MAX_LIVE_AUTHORS = 5000
 # Catch-up after connecting or reconnecting: at most one page; the page itself shows anything older.
 BACKFILL_COUNT = limits.DEFAULT_PAGE_SIZE
-QUEUE_SIZE = 200
 RETRY_MILLISECONDS = 3000
 
 SSE_HEADERS = [
-    (b"Content-Type", b"text/event-stream; charset=utf-8"),
-    (b"Cache-Control", b"no-cache, no-store"),
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache, no-store"),
     # nginx and similar proxies buffer responses unless told otherwise, which would hold events back.
-    (b"X-Accel-Buffering", b"no"),
+    (b"x-accel-buffering", b"no"),
 ]
 
 
@@ -61,201 +66,206 @@ def sse(event: str, data: dict[str, Any], *, event_id: int | None = None) -> byt
     return f"{head}event: {event}\ndata: {json.dumps(data)}\n\n".encode()
 
 
-def render_post(status: dict[str, Any], *, viewer_uid: int) -> bytes:
+def entry_of(status: dict[str, Any]) -> TimelineEntry:
+    """The timeline entry a status event shows: for a repost, the original with who reposted it."""
+    original = status.get("repost_of")
+    if isinstance(original, dict):
+        by = Author(int(status["uid"]), str(status["login"]), str(status.get("name") or status["login"]))
+        return TimelineEntry(Status.from_hash(original), by, int(status["id"]))
+    return TimelineEntry(Status.from_hash(status))
+
+
+def render_entry(entry: TimelineEntry, *, viewer_uid: int) -> bytes:
     html = render_to_string(
-        "timelines/_status.html", {"status": status, "viewer_uid": viewer_uid, "current_path": "/", "fresh": True}
+        "timelines/_status.html", {"status": entry, "viewer_uid": viewer_uid, "current_path": "/", "fresh": True}
     )
-    return sse("post", {"id": status["id"], "html": html}, event_id=int(status["id"]))
+    return sse("post", {"id": entry.entry_id, "html": html}, event_id=entry.entry_id)
 
 
-class HomeTimelineConsumer(AsyncHttpConsumer):
-    """One open home page of one viewer. See the module docstring for the protocol."""
+@dataclass
+class LiveEncoder:
+    """The SSE bytes of one viewer's live page. A post is rendered once per event and kept on it: the same
+    bytes serve every viewer but its author (who also gets Delete)."""
 
-    keepalive_seconds = KEEPALIVE_SECONDS
-    refresh_seconds = FOLLOWING_REFRESH_SECONDS
+    uid: int
+    posts: bool = True
+    keepalive: bytes = b": keep-alive\n\n"
+    # Accounts suspended since the page opened: their posts still queued are not shown.
+    suspended: set[int] = field(default_factory=set)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.stream_task: asyncio.Task[None] | None = None
-        self.policy_state: Any = None
-
-    async def http_request(self, message: dict[str, Any]) -> None:
-        # Channels' AsyncHttpConsumer stops the consumer as soon as handle() returns, and while handle() runs it
-        # cannot see http.disconnect. A stream outlives this message, so it runs as a task that http_disconnect
-        # cancels.
-        if "body" in message:
-            self.body.append(message["body"])
-        if not message.get("more_body"):
-            self.stream_task = asyncio.get_running_loop().create_task(self.handle(b"".join(self.body)))
-
-    async def http_disconnect(self, message: dict[str, Any]) -> None:
-        if self.stream_task is not None:
-            self.stream_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.stream_task
-        await super().http_disconnect(message)
-
-    async def handle(self, body: bytes) -> None:
+    def event(self, item: dict[str, Any]) -> bytes:
+        kind = getattr(item, "type", timeline_events.STATUS_CREATED)
         try:
-            await self.stream()
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            logger.exception("Live home timeline failed")
-            with contextlib.suppress(Exception):
-                await self.send_body(b"", more_body=False)
+            if kind in timeline_events.NOTIFICATION_TYPES:
+                return sse("notifications", {"unread": int(item["unread"])})
+            if kind == timeline_events.USER_SUSPENDED:
+                self.suspended.add(int(item["uid"]))
+                return sse("suspend", {"uid": int(item["uid"])}) if self.posts else b""
+            if kind in timeline_events.USER_TYPES or not self.posts:
+                return b""
+            if events.is_deletion(item):
+                return sse("delete", {"id": int(item["id"])})
+            if int(item["uid"]) in self.suspended:
+                return b""
+            return self._rendered(item)
+        except (KeyError, TypeError, ValueError):
+            logger.warning("Skipped a malformed stream event %s.", item.get("id"))
+            return b""
 
-    async def plain(self, status: int, text: str) -> None:
-        await self.send_response(status, text.encode(), headers=[(b"Content-Type", b"text/plain; charset=utf-8")])
+    def _rendered(self, item: dict[str, Any]) -> bytes:
+        mine = int(item["uid"]) == self.uid
+        cache = getattr(item, "cache", None)
+        key = ("html", self.uid if mine else None)
+        if cache is not None and key in cache:
+            return cache[key]
+        rendered = render_entry(entry_of(item), viewer_uid=self.uid if mine else 0)
+        if cache is not None:
+            cache[key] = rendered
+        return rendered
 
-    def since_id(self) -> int:
-        """The newest status id the browser already has: the page's, or ``Last-Event-ID`` after a reconnect."""
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        values = [*query.get("since_id", [])]
-        for name, value in self.scope.get("headers", []):
-            if name == b"last-event-id":
-                values.append(value.decode("latin-1"))
-        newest = 0
-        for value in values:
-            if value == "":
-                continue
-            newest = max(newest, validation.parse_int(value, minimum=0))
-        return newest
+    def disconnect(self, reason: str) -> bytes:
+        return sse("reload", {"reason": reason})
 
-    async def stream(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.plain(403, "Log in to follow your home timeline live.\n")
+
+class LivePage:
+    """The ASGI application of ``/live/home`` (``posts=True``) and ``/live/me`` (notices only)."""
+
+    refresh_seconds = 10.0
+    keepalive_seconds = 15.0
+
+    def __init__(self, *, posts: bool) -> None:
+        self.posts = posts
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        if scope["method"] not in ("GET", "HEAD"):
+            await _plain(send, 405, "This stream is read with GET.\n", [(b"allow", b"GET, HEAD")])
+            return
+        user = scope.get("user")
+        if user is None or not user.is_authenticated or getattr(user, "uid", None) is None:
+            await _plain(send, 403, "Log in to follow your pages live.\n")
             return
         try:
-            since_id = self.since_id()
+            since_id = _since_id(scope)
         except ValueError:
-            await self.plain(400, "since_id must be a positive whole number.\n")
+            await _plain(send, 400, "since_id must be a positive whole number.\n")
             return
-        try:
-            uid = user.uid
-            if uid is None:
-                await self.plain(403, "This account has no social profile yet; log in again.\n")
-                return
-            authors = await self.authors(uid)
-            self.policy_state = await policy.get_policy().aload(recipients=(uid,), authors=authors)
-        except UNAVAILABLE_ERRORS:
-            await self.plain(503, "The timeline store is not answering right now.\n")
+        if scope["method"] == "HEAD":
+            await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
+            await send({"type": "http.response.body", "body": b""})
             return
+        await self.stream(int(user.uid), since_id, receive, send)
 
-        await self.send_headers(headers=SSE_HEADERS)
-        hub = get_hub()
-        subscription = self.subscribe(hub, authors, uid)
-        pending_get: asyncio.Task[Any] | None = None
+    async def stream(self, uid: int, since_id: int, receive: Any, send: Any) -> None:
         try:
-            await self.send_body(f"retry: {RETRY_MILLISECONDS}\n\n".encode(), more_body=True)
-            for status in reversed(await self.backfill(uid, since_id)):  # oldest first: each goes on top
-                await self.send_body(render_post(status, viewer_uid=uid), more_body=True)
-            await self.send_body(b": live\n\n", more_body=True)
-            loop = asyncio.get_running_loop()
-            last_sent = loop.time()
-            refresh_at = last_sent + self.refresh_seconds
-            while True:
-                if pending_get is None:
-                    pending_get = loop.create_task(subscription.get())
-                wake_at = min(last_sent + self.keepalive_seconds, refresh_at)
-                done, _ = await asyncio.wait({pending_get}, timeout=max(0.0, wake_at - loop.time()))
-                if pending_get in done:
-                    item, pending_get = pending_get.result(), None
-                    if isinstance(item, Disconnect):
-                        break  # fell behind: end the stream; the browser reconnects and catches up
-                    await self.send_body(self.encode(item, uid), more_body=True)
-                    last_sent = loop.time()
-                if loop.time() >= refresh_at:
-                    refresh_at = loop.time() + self.refresh_seconds
-                    fresh = await self.authors(uid, default=authors)
-                    if fresh != authors:
-                        authors = fresh
-                        subscription, pending_get = await self.resubscribe(hub, subscription, pending_get, authors, uid)
-                if loop.time() - last_sent >= self.keepalive_seconds:
-                    await self.send_body(b": keep-alive\n\n", more_body=True)
-                    last_sent = loop.time()
-        finally:
-            if pending_get is not None:
-                pending_get.cancel()
-            subscription.close()
-        await self.send_body(b"", more_body=False)
-
-    async def authors(self, uid: int, default: frozenset[int] | None = None) -> frozenset[int]:
-        """The viewer and the people they follow. With ``default``, a Redis outage returns it instead of raising
-        (a stream already open keeps going; the hub reconnects by itself)."""
-        try:
-            following = await sync_to_async(selectors.get_following_ids, thread_sensitive=False)(
-                uid=uid, limit=MAX_LIVE_AUTHORS
-            )
+            authors = await _authors(uid) if self.posts else frozenset()
+            chooser = policy.get_policy()
+            state = await chooser.aload(recipients=(uid,), authors=authors)
         except UNAVAILABLE_ERRORS:
-            if default is None:
-                raise
-            return default
-        return frozenset([uid, *following])
-
-    async def backfill(self, uid: int, since_id: int) -> list[dict[str, object]]:
-        try:
-            return await sync_to_async(selectors.get_status_messages, thread_sensitive=False)(
-                uid=uid, timeline="home", since_id=since_id or None, count=BACKFILL_COUNT
-            )
-        except UNAVAILABLE_ERRORS:
-            return []
-
-    def subscribe(self, hub: Hub, authors: frozenset[int], uid: int) -> Subscription:
-        chooser = policy.get_policy()
+            await _plain(send, 503, "The timeline store is not answering right now.\n")
+            return
+        holder = {"authors": authors, "state": state}
+        encoder = LiveEncoder(uid, self.posts)
 
         def matches(event: dict[str, Any]) -> bool:
-            # The viewer's own decision, not the public's: public=False below.
-            return int(event.get("uid", 0)) in authors and chooser.allows(
-                self.policy_state, recipient=uid, item=policy.Item.of_status(event)
-            )
+            if not events.is_status(event):
+                return True  # notices are indexed for this viewer (or for moderation) only
+            if int(event.get("uid", 0)) not in holder["authors"]:
+                return False
+            # The viewer's own decision, not the public's: the subscription is public=False.
+            return chooser.allows(holder["state"], recipient=uid, item=policy.Item.of_status(event))
 
-        return hub.subscribe(
-            index_keys={matching.author_key(author) for author in authors},
+        hub = get_hub()
+        subscription = hub.subscribe(
+            index_keys=_index_keys(uid, authors),
             matches=matches,
-            maxsize=QUEUE_SIZE,
+            maxsize=settings.STREAMING_QUEUE_SIZE,
             public=False,
         )
 
-    async def resubscribe(
-        self,
-        hub: Hub,
-        old: Subscription,
-        pending_get: asyncio.Task[Any] | None,
-        authors: frozenset[int],
-        uid: int,
-    ) -> tuple[Subscription, None]:
-        """Swap to a subscription for the new set of authors without losing what the old one still holds.
+        async def preamble() -> list[bytes]:
+            chunks = [f"retry: {RETRY_MILLISECONDS}\n\n".encode()]
+            if self.posts:
+                for entry in reversed(await _backfill(uid, since_id)):  # oldest first: each goes on top
+                    chunks.append(render_entry(entry, viewer_uid=uid))
+            chunks.append(b": live\n\n")
+            return chunks
 
-        The new one is registered first, so an event published meanwhile reaches at least one of them; one that
-        reaches both is sent twice, which the browser ignores (it keys posts by id).
-        """
-        new = self.subscribe(hub, authors, uid)
-        held: list[Any] = []
-        if pending_get is not None:
-            if not pending_get.done():
-                # Cancelling Queue.get() loses nothing: an item is only taken off the queue when get() returns.
-                pending_get.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await pending_get
-            if pending_get.done() and not pending_get.cancelled():
-                held.append(pending_get.result())
-        while not old.queue.empty():
-            held.append(old.queue.get_nowait())
-        old.close()
-        for item in held:
-            if not isinstance(item, Disconnect):
-                await self.send_body(self.encode(item, uid), more_body=True)
-        return new, None
+        async def refresh() -> None:
+            # Re-read whom the viewer follows and what the policy knows about them (a follow made in another
+            # tab starts flowing without a reload).
+            while True:
+                await asyncio.sleep(self.refresh_seconds)
+                if not self.posts:
+                    continue
+                with contextlib.suppress(*UNAVAILABLE_ERRORS):
+                    fresh = await _authors(uid)
+                    holder["state"] = await chooser.aload(recipients=(uid,), authors=fresh)
+                    if fresh != holder["authors"]:
+                        holder["authors"] = fresh
+                        hub.reindex(subscription, _index_keys(uid, fresh))
 
-    @staticmethod
-    def encode(event: dict[str, Any], uid: int) -> bytes:
-        """The SSE bytes for one hub event; nothing for an event this page cannot show."""
-        try:
-            if event.get("deleted"):
-                return sse("delete", {"id": int(event["id"])})
-            return render_post(status_from_hash(event), viewer_uid=uid)
-        except (KeyError, TypeError, ValueError):
-            logger.warning("Skipped a malformed stream event: %r", event)
-            return b""
+        await writer.serve(
+            send,
+            receive,
+            hub=hub,
+            subscription=subscription,
+            encoder=encoder,
+            headers=SSE_HEADERS,
+            preamble=preamble,
+            unavailable=lambda: _plain(send, 503, "The stream is unavailable right now.\n"),
+            keepalive_seconds=self.keepalive_seconds,
+            extra=refresh,
+        )
+
+
+def _index_keys(uid: int, authors: frozenset[int]) -> set[str]:
+    return {
+        *(matching.author_key(author) for author in authors),
+        matching.user_key(uid),
+        matching.MODERATION,
+    }
+
+
+def _since_id(scope: dict[str, Any]) -> int:
+    """The newest entry id the browser already has: the page's, or ``Last-Event-ID`` after a reconnect."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    values = [*query.get("since_id", [])]
+    for name, value in scope.get("headers", []):
+        if name == b"last-event-id":
+            values.append(value.decode("latin-1"))
+    return max([0, *(validation.parse_int(value, minimum=0) for value in values if value != "")])
+
+
+async def _authors(uid: int) -> frozenset[int]:
+    """The viewer and the people they follow (off the event loop)."""
+    following = await sync_to_async(selectors.get_following_ids, thread_sensitive=False)(
+        uid=uid, limit=MAX_LIVE_AUTHORS
+    )
+    return frozenset([uid, *following])
+
+
+async def _backfill(uid: int, since_id: int) -> list[TimelineEntry]:
+    try:
+        return await sync_to_async(selectors.get_status_messages, thread_sensitive=False)(
+            uid=uid, timeline="home", since_id=since_id or None, count=BACKFILL_COUNT
+        )
+    except UNAVAILABLE_ERRORS:
+        return []
+
+
+async def _plain(send: Any, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = text.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8"), *(headers or [])],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+live_home = LivePage(posts=True)
+live_me = LivePage(posts=False)

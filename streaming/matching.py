@@ -10,7 +10,9 @@ An event (a posted or deleted status) is offered to subscriptions registered und
   ``follow`` filter);
 - ``word:<word>``: events whose message contains that word (the ``track`` filter indexes one word per phrase);
 - ``geo:<lat cell>:<lon cell>``: events located in that cell of a ``GEO_CELL_DEGREES`` grid (the ``locations``
-  filter registers the cells its boxes touch); ``GEO``: every event carrying a location.
+  filter registers the cells its boxes touch); ``GEO``: every event carrying a location;
+- ``user:<uid>``: notices for one user's pages (``notification.created``: their unread count), and
+  ``MODERATION``: moderation changes (``user.suspended``, ...); only live homes register these.
 
 Words are ``timelines.text.words``: lowercased and split on whitespace; punctuation around a word is ignored,
 inside it kept, so "Redis," "(redis)" "#redis" and "redis" are one word while "can't" and "node.js" stay
@@ -28,10 +30,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from streaming.events import StreamEvent
+from timelines import events as timeline_events
 from timelines import text
 
 ALL = "*"
 GEO = "geo"
+MODERATION = "moderation"
 GEO_CELL_DEGREES = 10
 
 
@@ -131,8 +135,18 @@ def geo_cells(lat_min: float, lon_min: float, lat_max: float, lon_max: float) ->
             yield geo_cell_key(lat_cell, lon_cell)
 
 
+def user_key(uid: int) -> str:
+    """Notices for one user's pages (their unread notification count)."""
+    return f"user:{uid}"
+
+
 def event_index_keys(event: dict[str, Any]) -> set[str]:
     """Every index key of one event (see the module docstring)."""
+    kind = getattr(event, "type", timeline_events.STATUS_CREATED)
+    if kind in timeline_events.NOTIFICATION_TYPES:
+        return {user_key(int(event["uid"]))}
+    if kind in timeline_events.USER_TYPES:
+        return {MODERATION}
     found = {ALL, sample_key(int(event["id"]) % 100)}
     if "uid" in event:
         found.add(author_key(int(event["uid"])))

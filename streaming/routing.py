@@ -13,13 +13,14 @@ from django.conf import settings
 from django.urls import path, re_path
 
 from streaming import consumers
-from streaming.live import HomeTimelineConsumer
+from streaming.live import live_home, live_me
 
 http_urlpatterns = [
     path("statuses/sample.json", consumers.sample),
     path("statuses/filter.json", consumers.filter_),
     path("statuses/hub.json", consumers.hub_stats),
     re_path(r"^statuses/(?!\d+/)", consumers.not_found),
-    # The live home timeline needs the session, so its consumer is wrapped in Channels' auth middleware.
-    path(settings.LIVE_HOME_PATH, AuthMiddlewareStack(HomeTimelineConsumer.as_asgi()), name="live-home"),
+    # The live pages need the session, so they are wrapped in Channels' auth middleware.
+    path(settings.LIVE_HOME_PATH, AuthMiddlewareStack(live_home), name="live-home"),
+    path(settings.LIVE_ME_PATH, AuthMiddlewareStack(live_me), name="live-me"),
 ]

@@ -52,6 +52,12 @@ class PrivacyPolicy(policy.Policy):
     ) -> PrivacyState:
         people = [recipient for recipient in recipients if recipient is not None]
         relations = store.privacy.relations(list(dict.fromkeys(people)), list(dict.fromkeys(authors)))
+        if not authors:
+            # Any author (a stream): what applies to all of them, the moderated accounts.
+            flags = {uid: frozenset({"suspended"}) for uid in store.moderation.members("suspended")}
+            for uid in store.moderation.members("limited"):
+                flags[uid] = flags.get(uid, frozenset()) | {"limited"}
+            relations = Relations(flags, relations.blocked, relations.muted, relations.follows)
         return PrivacyState(relations, any(is_private(item.fields) for item in items))
 
     def allows_all(self, state: PrivacyState) -> bool:

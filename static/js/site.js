@@ -161,6 +161,49 @@
     button.textContent = unseen === 1 ? "1 new post" : unseen + " new posts";
   }
 
+  /* Notices every live page gets: the header's unread count, and accounts the moderators suspended. */
+  function setUnread(count) {
+    var link = $("#notifications-link");
+    if (!link) return;
+    var badge = $("#unread-count", link);
+    if (count > 0) {
+      if (!badge) {
+        badge = document.createElement("span");
+        badge.className = "badge";
+        badge.id = "unread-count";
+        link.appendChild(document.createTextNode(" "));
+        link.appendChild(badge);
+      }
+      badge.textContent = String(count);
+    } else if (badge) {
+      badge.remove();
+      link.textContent = "Notifications";
+    }
+  }
+
+  function listenForNotices(source) {
+    source.addEventListener("notifications", function (event) {
+      setUnread(JSON.parse(event.data).unread);
+    });
+    source.addEventListener("suspend", function (event) {
+      var uid = String(JSON.parse(event.data).uid);
+      $all("article.status").forEach(function (article) {
+        if (article.dataset.author === uid || article.dataset.reposter === uid) article.remove();
+      });
+    });
+  }
+
+  // Pages without the live home still follow the viewer's notices.
+  function startNotices(url) {
+    if (!url || !window.EventSource) return;
+    var source = new EventSource(url);
+    listenForNotices(source);
+    source.addEventListener("reload", function () {
+      source.close();
+      window.setTimeout(function () { startNotices(url); }, 1000);
+    });
+  }
+
   function startLive(timeline) {
     var url = timeline.dataset.liveUrl;
     if (!url || !window.EventSource) return;
@@ -179,6 +222,12 @@
       source.addEventListener("delete", function (event) {
         var article = document.getElementById("status-" + JSON.parse(event.data).id);
         if (article) article.remove();
+      });
+      listenForNotices(source);
+      source.addEventListener("reload", function () {
+        // The server cut this page off for falling behind: reconnect and catch up from the newest post shown.
+        source.close();
+        window.setTimeout(function () { connect(newestId(timeline)); }, 1000);
       });
       source.addEventListener("error", function () {
         // A 403/503 answer closes the source for good; try again later from the newest post on the page.
@@ -267,6 +316,7 @@
     window.setInterval(function () { refreshTimes(document); }, 30000);
     var timeline = $("#timeline[data-live-url]");
     if (timeline) startLive(timeline);
+    else startNotices(document.body.dataset.liveMe);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

@@ -14,8 +14,8 @@ from channels.testing import ApplicationCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
+from streaming import live
 from streaming.hub import get_hub
-from streaming.live import HomeTimelineConsumer
 from timelines import services
 from timelines.tests import policies
 
@@ -38,7 +38,7 @@ class LivePage:
             "headers": headers or [],
             "user": user,
         }
-        self.communicator = ApplicationCommunicator(HomeTimelineConsumer.as_asgi(), scope)
+        self.communicator = ApplicationCommunicator(live.live_home, scope)
         self.buffer = ""
         self.status = 0
 
@@ -160,7 +160,7 @@ def test_the_stream_catches_up_from_the_page_or_the_last_event_id(people):
 
 def test_someone_followed_after_the_page_opened_starts_flowing_without_a_reload(people, monkeypatch):
     alice, _, carol = people
-    monkeypatch.setattr(HomeTimelineConsumer, "refresh_seconds", 0.2)
+    monkeypatch.setattr(live.LivePage, "refresh_seconds", 0.2)
 
     async def scenario() -> None:
         page = LivePage(viewer(alice))
@@ -192,7 +192,7 @@ def test_closing_the_page_frees_its_subscription(people):
 
 def test_an_idle_stream_sends_keep_alives(people, monkeypatch):
     alice, _, _ = people
-    monkeypatch.setattr(HomeTimelineConsumer, "keepalive_seconds", 0.2)
+    monkeypatch.setattr(live.LivePage, "keepalive_seconds", 0.2)
 
     async def scenario() -> None:
         page = LivePage(viewer(alice))
