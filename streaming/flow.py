@@ -150,6 +150,19 @@ class DaphneFlow:
                 self.request.unregisterProducer()
 
 
+RAW_SEND = "streaming.raw_send"
+
+
+def keep_raw_send(app: Any) -> Any:
+    """Wrap an ASGI app so it can find the server's own ``send`` under ``scope[RAW_SEND]``: middleware such as
+    Channels' sessions wraps ``send``, which hides the daphne request ``flow_for`` needs."""
+
+    async def wrapped(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await app({**scope, RAW_SEND: send}, receive, send)
+
+    return wrapped
+
+
 def flow_for(send: Any, *, send_buffer_bytes: int | None = None) -> Flow:
     """The flow control of the response ``send`` belongs to: ``DaphneFlow`` on daphne, else ``NoFlow``."""
     if isinstance(send, functools.partial) and send.args:

@@ -39,6 +39,7 @@ from django.template.loader import render_to_string
 
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import events, matching, writer
+from streaming.flow import RAW_SEND
 from streaming.hub import get_hub
 from timelines import events as timeline_events
 from timelines import limits, policy, selectors, validation
@@ -155,9 +156,9 @@ class LivePage:
             await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
             await send({"type": "http.response.body", "body": b""})
             return
-        await self.stream(int(user.uid), since_id, receive, send)
+        await self.stream(int(user.uid), since_id, receive, send, scope.get(RAW_SEND))
 
-    async def stream(self, uid: int, since_id: int, receive: Any, send: Any) -> None:
+    async def stream(self, uid: int, since_id: int, receive: Any, send: Any, raw_send: Any = None) -> None:
         try:
             authors = await _authors(uid) if self.posts else frozenset()
             chooser = policy.get_policy()
@@ -217,6 +218,7 @@ class LivePage:
             unavailable=lambda: _plain(send, 503, "The stream is unavailable right now.\n"),
             keepalive_seconds=self.keepalive_seconds,
             extra=refresh,
+            raw_send=raw_send,
         )
 
 

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.urls import path, re_path
 
 from streaming import consumers
+from streaming.flow import keep_raw_send
 from streaming.live import live_home, live_me
 
 http_urlpatterns = [
@@ -21,6 +22,6 @@ http_urlpatterns = [
     path("statuses/hub.json", consumers.hub_stats),
     re_path(r"^statuses/(?!\d+/)", consumers.not_found),
     # The live pages need the session, so they are wrapped in Channels' auth middleware.
-    path(settings.LIVE_HOME_PATH, AuthMiddlewareStack(live_home), name="live-home"),
-    path(settings.LIVE_ME_PATH, AuthMiddlewareStack(live_me), name="live-me"),
+    path(settings.LIVE_HOME_PATH, keep_raw_send(AuthMiddlewareStack(live_home)), name="live-home"),
+    path(settings.LIVE_ME_PATH, keep_raw_send(AuthMiddlewareStack(live_me)), name="live-me"),
 ]

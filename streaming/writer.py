@@ -90,10 +90,12 @@ async def serve(
     unavailable: Callable[[], Awaitable[None]] | None = None,
     keepalive_seconds: float | None = None,
     extra: Callable[[], Awaitable[None]] | None = None,
+    raw_send: Send | None = None,
 ) -> None:
     """Answer 200 and stream ``subscription`` through ``encoder`` until the client leaves or is cut off (see
     the module docstring). ``preamble`` gives bytes to send before the stream (read once connected);
-    ``unavailable`` answers when the hub cannot connect in time (a JSON 503 by default)."""
+    ``unavailable`` answers when the hub cannot connect in time (a JSON 503 by default); ``raw_send`` is the
+    server's own ``send`` when middleware wrapped it (``flow.keep_raw_send``), for the flow control."""
     flow: Flow = NoFlow()
     tasks: list[asyncio.Task[Any]] = []
     writer: asyncio.Task[None] | None = None
@@ -112,7 +114,7 @@ async def serve(
         # Daphne writes the status line and headers with the first body message: this sends them now, so the
         # client knows it is subscribed before any event arrives.
         await send({"type": "http.response.body", "body": first, "more_body": True})
-        flow = flow_for(send, send_buffer_bytes=settings.STREAMING_SEND_BUFFER_BYTES)
+        flow = flow_for(raw_send or send, send_buffer_bytes=settings.STREAMING_SEND_BUFFER_BYTES)
         keepalive = settings.STREAMING_KEEPALIVE_SECONDS if keepalive_seconds is None else keepalive_seconds
         writer = asyncio.ensure_future(write_events(subscription, send, flow, encoder, keepalive=keepalive))
         open_streams.add(writer)

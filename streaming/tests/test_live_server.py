@@ -1,0 +1,174 @@
+"""The live pages on a real daphne: a browser that stops reading its live home is cut off with a "reload"
+notice and the server's memory stays bounded; the live pages answer only GET; notices reach every page; and a
+Redis that is down stalls no other request of the process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from accounts.services import sign_up
+from socialsite import testing
+from streaming.tests.conftest import SERVER_ENV, StreamServer
+from timelines import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "a long enough password 42"
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup: None) -> Iterator[StreamServer]:
+    """A daphne that shares the test database (sessions) and has the streaming tests' small limits."""
+    env = {
+        **os.environ,
+        **SERVER_ENV,
+        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+    log_path = Path(settings.VAR_DIR) / "live-server.log"
+    with testing.daphne(env, probe="/statuses/hub.json", log_path=log_path, start_timeout=30) as (url, process):
+        yield StreamServer(url, process)
+
+
+def session_of(login: str) -> tuple[str, int]:
+    user = sign_up(login=login, name=login.title(), password=PASSWORD)
+    client = Client()
+    assert client.login(username=login, password=PASSWORD)
+    return client.cookies["sessionid"].value, int(user.uid)
+
+
+async def open_live(url: str, session: str, path: str = "/live/home", method: str = "GET", receive_buffer: int = 0):
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.socket()
+    if receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.connect((host, int(port)))
+    sock.setblocking(False)
+    reader, writer = await asyncio.open_connection(sock=sock, limit=receive_buffer or 2**16)
+    request = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nCookie: sessionid={session}\r\n\r\n"
+    writer.write(request.encode())
+    await writer.drain()
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    return reader, writer, head
+
+
+def test_a_live_home_that_stops_reading_is_cut_off_and_memory_stays_bounded(site):
+    session, viewer = session_of("reader")
+    author = services.create_user(login="loud", name="Loud")
+    services.follow_user(uid=viewer, other_uid=author)
+
+    async def scenario() -> None:
+        cut_before = site.hub()["cut_off"]
+        reader, writer, head = await open_live(site.url, session, receive_buffer=4096)
+        assert head.startswith(b"HTTP/1.1 200")
+        before = rss_kib(site.process.pid)
+        posted = 0
+        while site.hub()["cut_off"] == cut_before and posted < 3000:
+            for _ in range(25):
+                await asyncio.to_thread(services.post_status, uid=author, message="x" * 250)
+                posted += 1
+        assert site.hub()["cut_off"] == cut_before + 1, f"never cut off after {posted} posts"
+        # Nothing is held for it any more: more posts do not grow the server.
+        for _ in range(500):
+            await asyncio.to_thread(services.post_status, uid=author, message="y" * 250)
+        grown = rss_kib(site.process.pid) - before
+        assert grown < 8 * 1024, f"daphne grew by {grown} KiB"
+        # It now reads: what it had been sent, then the reload notice, then the end of the stream.
+        data = b""
+        async with asyncio.timeout(15):
+            while chunk := await reader.read(65536):
+                data += chunk
+        assert b"event: reload" in data[-200:]
+        assert data.count(b"event: post") < posted - 50  # the backlog was not buffered for it
+        print(f"cut off after {posted} posts; daphne grew {grown} KiB")
+        writer.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_live_pages_answer_get_only_and_need_a_session(site):
+    session, _ = session_of("getter")
+
+    async def scenario() -> None:
+        for method in ("POST", "PUT", "DELETE"):
+            _, writer, head = await open_live(site.url, session, method=method)
+            assert head.startswith(b"HTTP/1.1 405") and b"allow: get, head" in head.lower(), head
+            writer.close()
+        _, writer, head = await open_live(site.url, "not-a-session")
+        assert head.startswith(b"HTTP/1.1 403")
+        writer.close()
+
+    asyncio.run(scenario())
+
+
+def test_notification_counts_reach_an_open_page_live(site):
+    session, viewer = session_of("noticed")
+    fan = services.create_user(login="fan", name="Fan")
+
+    async def scenario() -> None:
+        reader, writer, head = await open_live(site.url, session, path="/live/me")
+        assert head.startswith(b"HTTP/1.1 200")
+        await asyncio.wait_for(reader.readuntil(b": live\n\n"), 10)
+        await asyncio.to_thread(services.follow_user, uid=fan, other_uid=viewer)
+        block = await asyncio.wait_for(reader.readuntil(b"\n\n"), 10)
+        while b"event: notifications" not in block:
+            block = await asyncio.wait_for(reader.readuntil(b"\n\n"), 10)
+        assert b'"unread": 1' in block
+        writer.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_redis_that_is_down_stalls_no_other_request(tmp_path):
+    """A web process never starts the embedded Redis itself (it blocks): with it down, a stream answers 503
+    within seconds while a static file and a page are served at once, many times over."""
+    env = {
+        **os.environ,
+        **SERVER_ENV,
+        "REDIS_URL": f"unix://{tmp_path}/nobody-listens.sock",
+        "DJANGO_LOG_LEVEL": "CRITICAL",
+    }
+    env.pop("REDIS_CLUSTER_URL", None)
+    with testing.daphne(env, probe="/accounts/login/", log_path=tmp_path / "daphne.log") as (url, _):
+
+        def stream_status() -> int:
+            try:
+                with urllib.request.urlopen(url + "/statuses/sample.json?identifier=t&percent=100", timeout=30):
+                    return 200
+            except urllib.error.HTTPError as error:
+                return error.code
+
+        async def scenario() -> None:
+            started = time.monotonic()
+            stream = asyncio.ensure_future(asyncio.to_thread(stream_status))
+            slowest = 0.0
+            while not stream.done():
+                for path in ("/static/css/site.css", "/accounts/login/"):
+                    began = time.monotonic()
+                    with urllib.request.urlopen(url + path, timeout=10) as response:
+                        assert response.status == 200
+                    slowest = max(slowest, time.monotonic() - began)
+                await asyncio.sleep(0.05)
+            assert await stream == 503
+            assert time.monotonic() - started < 10
+            assert slowest < 1.0, f"a request waited {slowest:.2f}s while Redis was down"
+
+        asyncio.run(scenario())
