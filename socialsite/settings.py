@@ -157,6 +157,9 @@ STREAMING_QUEUE_SIZE = int(os.environ.get("STREAMING_QUEUE_SIZE", "1000"))
 STREAMING_SEND_BUFFER_BYTES = int(os.environ.get("STREAMING_SEND_BUFFER_BYTES", str(256 * 1024)))
 # After the last line (a disconnect notice), how long a client that does not read keeps its connection.
 STREAMING_CLOSE_GRACE_SECONDS = float(os.environ.get("STREAMING_CLOSE_GRACE_SECONDS", "10"))
+# How many streams one client identifier may hold open at once, across every server process (Twitter allowed
+# one); a third gets 420 with a JSON error.
+STREAMING_MAX_CONNECTIONS = int(os.environ.get("STREAMING_MAX_CONNECTIONS", "2"))
 # GET /statuses/hub.json: the process's hub counters (subscriptions, events, cut-offs); for debugging only.
 STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", DEBUG)
 

@@ -20,6 +20,7 @@ last line and its connection is closed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,8 @@ from urllib.parse import parse_qs
 
 from django.conf import settings
 
-from streaming import events, filters, writer
+from socialsite.redis_client import UNAVAILABLE_ERRORS
+from streaming import connections, events, filters, writer
 from streaming.hub import get_hub
 
 logger = logging.getLogger(__name__)
@@ -49,6 +51,9 @@ FORM_TOO_LARGE = f"The form is larger than {MAX_FORM_BYTES} bytes."
 NOT_FOUND = "No such streaming endpoint: try GET /statuses/sample.json or POST /statuses/filter.json."
 METHOD_NOT_ALLOWED = "{path} takes {method} only."
 UNAVAILABLE = "The stream is unavailable right now; try again in a few seconds."
+TOO_MANY_CONNECTIONS = (
+    "This identifier already has the most streams open at once; close one first (Twitter's connection limit)."
+)
 
 STREAM_HEADERS = [
     (b"content-type", b"application/json"),
@@ -170,7 +175,7 @@ async def sample(scope: Scope, receive: Receive, send: Send) -> None:
         await send_error(send, error)
         return
     stream_filter = filters.SampleFilter.create(identifier, percent)
-    await stream(scope, receive, send, stream_filter=stream_filter, delimited=delimited)
+    await stream(scope, receive, send, stream_filter=stream_filter, delimited=delimited, identifier=identifier)
 
 
 async def filter_(scope: Scope, receive: Receive, send: Send) -> None:
@@ -183,7 +188,7 @@ async def filter_(scope: Scope, receive: Receive, send: Send) -> None:
             return
         for name, values in form.items():
             params.setdefault(name, []).extend(values)
-        require_identifier(params)
+        identifier = require_identifier(params)
         delimited = parse_delimited(params)
         try:
             stream_filter = filters.parse_filter(params)
@@ -192,7 +197,7 @@ async def filter_(scope: Scope, receive: Receive, send: Send) -> None:
     except ApiError as error:
         await send_error(send, error)
         return
-    await stream(scope, receive, send, stream_filter=stream_filter, delimited=delimited)
+    await stream(scope, receive, send, stream_filter=stream_filter, delimited=delimited, identifier=identifier)
 
 
 async def hub_stats(scope: Scope, receive: Receive, send: Send) -> None:
@@ -237,9 +242,43 @@ class ApiEncoder:
 
 
 async def stream(
-    scope: Scope, receive: Receive, send: Send, *, stream_filter: filters.StreamFilter, delimited: bool
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    *,
+    stream_filter: filters.StreamFilter,
+    delimited: bool,
+    identifier: str,
 ) -> None:
-    """Answer 200 and stream what ``stream_filter`` matches until the client leaves or is cut off."""
+    """Answer 200 and stream what ``stream_filter`` matches until the client leaves or is cut off; a client
+    already holding ``STREAMING_MAX_CONNECTIONS`` streams gets 420 (Twitter's "Enhance Your Calm")."""
+    try:
+        place = await connections.take_place(identifier)
+    except UNAVAILABLE_ERRORS:
+        await send_error(send, ApiError(503, "unavailable", UNAVAILABLE, [(b"retry-after", b"5")]))
+        return
+    if place is None:
+        await send_error(send, ApiError(420, "too_many_connections", TOO_MANY_CONNECTIONS, [(b"retry-after", b"60")]))
+        return
+    try:
+        await _stream(
+            scope, receive, send, stream_filter=stream_filter, delimited=delimited, identifier=identifier, place=place
+        )
+    finally:
+        with contextlib.suppress(*UNAVAILABLE_ERRORS):
+            await connections.release(identifier, place)
+
+
+async def _stream(
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    *,
+    stream_filter: filters.StreamFilter,
+    delimited: bool,
+    identifier: str,
+    place: str,
+) -> None:
     hub = get_hub()
     subscription = hub.subscribe(
         index_keys=stream_filter.index_keys(), matches=stream_filter, maxsize=settings.STREAMING_QUEUE_SIZE
@@ -256,4 +295,13 @@ async def stream(
         encoder=ApiEncoder(delimited),
         headers=STREAM_HEADERS,
         unavailable=unavailable,
+        extra=lambda: _keep_place(identifier, place),
     )
+
+
+async def _keep_place(identifier: str, place: str) -> None:
+    """Renew the stream's connection place while it lasts."""
+    while True:
+        await asyncio.sleep(connections.HEARTBEAT_SECONDS)
+        with contextlib.suppress(*UNAVAILABLE_ERRORS):
+            await connections.renew(identifier, place)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bench.graph import bulk_users
 from bench.harness import Context, Row, rate
-from socialsite import embedded_redis
+from socialsite import embedded_redis, redis_client
 from timelines import keys, limits, services
 
 MESSAGE = "m" * 140
@@ -24,17 +24,22 @@ HOMES = 50
 
 
 def _apply(ctx: Context, settings: dict[str, str]) -> None:
-    for name, value in settings.items():
-        ctx.redis.config_set(name, value)
+    for server in redis_client.primaries():
+        for name, value in settings.items():
+            server.config_set(name, value)
+
+
+def _used_memory() -> int:
+    return sum(int(server.info("memory")["used_memory"]) for server in redis_client.primaries())
 
 
 def _measure(ctx: Context, label: str) -> dict[str, float]:
     client = ctx.redis
     author = bulk_users(ctx, 1, prefix=f"mem{label}")[0]
-    before = client.info("memory")["used_memory"]
+    before = _used_memory()
     count = ctx.scale(150, 2_000)
     ids = [services.post_status(uid=author, message=MESSAGE, location="51.5072,-0.1276") for _ in range(count)]
-    after = client.info("memory")["used_memory"]
+    after = _used_memory()
     usage = [client.memory_usage(keys.status(status_id), samples=0) for status_id in ids[:200]]
     encoding = client.object("encoding", keys.status(ids[0]))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import urllib.error
 import urllib.request
 from urllib.parse import urlencode
@@ -115,5 +116,28 @@ def test_filters_at_their_limits_are_accepted(server):
         assert await accepted({"track": ",".join(f"w{i} z{i}" for i in range(filters.MAX_TRACK_PHRASES))}) == 200
         assert await accepted({"follow": ",".join(f"u{i}" for i in range(filters.MAX_FOLLOW_LOGINS))}) == 200
         assert await accepted({"locations": ",".join(["-180,-90,180,90"] * filters.MAX_LOCATION_BOXES)}) == 200
+
+    asyncio.run(scenario())
+
+
+def test_a_third_stream_of_one_identifier_gets_420_and_a_closed_one_frees_its_place(server):
+    """Twitter's connection limit: STREAMING_MAX_CONNECTIONS (2) open streams per identifier, across
+    processes; a third is refused with 420 and a JSON error until one closes."""
+
+    async def scenario():
+        first = await open_stream("sample", identifier="limited", params={"percent": "1"}, url=server.url)
+        second = await open_stream("sample", identifier="limited", params={"percent": "1"}, url=server.url)
+        third = await open_stream(
+            "sample", identifier="limited", params={"percent": "1"}, url=server.url, raise_for_status=False
+        )
+        assert third.status == 420
+        body = json.loads(await third.read_all())
+        assert body["error"] == "too_many_connections"
+        other = await open_stream("sample", identifier="someone-else", params={"percent": "1"}, url=server.url)
+        await first.aclose()
+        await asyncio.sleep(0.3)
+        again = await open_stream("sample", identifier="limited", params={"percent": "1"}, url=server.url)
+        for response in (second, again, other):
+            await response.aclose()
 
     asyncio.run(scenario())
