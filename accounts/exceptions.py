@@ -9,6 +9,7 @@ from timelines.exceptions import TimelineError
 REASON_REQUIRED = "Choose a reason: Spam, Abuse or harassment, Illegal content or Other."
 COMMENT_TOO_LONG = f"Comments are at most {limits.MAX_REPORT_COMMENT_LENGTH:,} characters."
 CANNOT_REPORT_SELF = "You cannot report yourself."
+POST_NOT_OFFERED = "Only posts this person wrote, and that you can see, can go with a report."
 
 
 class ReportError(TimelineError):
