@@ -1,14 +1,23 @@
-"""Sign-up form: checks what a person typed; the rules themselves live in the services."""
+"""Sign-up and report forms: they check what a person typed; the rules themselves live in the services."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
 from django.contrib.auth import password_validation
+from django.utils.text import Truncator
 
-from accounts.models import User
+from accounts import exceptions as report_exceptions
+from accounts import limits as report_limits
+from accounts import reports
+from accounts.models import Report, User
 from timelines import exceptions, limits, validation
+from timelines.records import Status
+
+# How much of a post's text labels its checkbox on the report form.
+REPORT_CHOICE_LENGTH = 140
 
 
 class SignUpForm(forms.Form):
@@ -58,3 +67,56 @@ class SignUpForm(forms.Form):
             except forms.ValidationError as error:
                 self.add_error("password1", error)
         return cleaned
+
+
+class ReportForm(forms.Form):
+    """The report form: a reason, an optional comment, and which of the person's posts to include. The posts
+    offered are the caller's (``statuses``): a post id outside them is a form error."""
+
+    reason = forms.ChoiceField(
+        label="Reason",
+        choices=Report.Reason.choices,
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": report_exceptions.REASON_REQUIRED,
+            "invalid_choice": report_exceptions.REASON_REQUIRED,
+        },
+    )
+    comment = forms.CharField(
+        label="Comment",
+        required=False,
+        strip=False,
+        # The exact limit is the service's (newlines count once there); this only bounds input size.
+        max_length=report_limits.MAX_REPORT_COMMENT_LENGTH * 4,
+        help_text=f"Optional. Anything the moderators should know, up to {report_limits.MAX_REPORT_COMMENT_LENGTH:,} "
+        "characters.",
+        widget=forms.Textarea(attrs={"rows": 4}),
+        error_messages={"max_length": report_exceptions.COMMENT_TOO_LONG},
+    )
+    status_ids = forms.TypedMultipleChoiceField(
+        label="Include posts",
+        required=False,
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": report_exceptions.POST_NOT_OFFERED},
+    )
+
+    def __init__(self, *args: Any, statuses: Sequence[Status] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # CharField puts its own max_length (the input bound) on the widget; the browser gets the real limit.
+        self.fields["comment"].widget.attrs["maxlength"] = str(report_limits.MAX_REPORT_COMMENT_LENGTH)
+        self.fields["status_ids"].choices = [
+            (status.id, Truncator(status.message).chars(REPORT_CHOICE_LENGTH)) for status in statuses
+        ]
+
+    def clean_reason(self) -> str:
+        try:
+            return reports.clean_reason(self.cleaned_data["reason"])
+        except report_exceptions.InvalidReason as error:
+            raise forms.ValidationError(error.message) from None
+
+    def clean_comment(self) -> str:
+        try:
+            return reports.clean_comment(self.cleaned_data["comment"])
+        except report_exceptions.CommentTooLong as error:
+            raise forms.ValidationError(error.message) from None

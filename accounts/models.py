@@ -1,14 +1,20 @@
-"""Accounts live in SQL with Django auth; the social profile lives in Redis under ``User.uid``.
+"""Accounts live in SQL with Django auth; the social profile lives in Redis under ``User.uid``. Reports of
+abuse live here too: they are private, so they never go to Redis.
 
 Passwords, e-mail addresses and sessions never reach Redis (DESIGN.md). No model here mirrors Redis data:
-``uid`` is only the link from a login to ``user:{uid}``.
+``uid`` is only the link from a login to ``user:{uid}``, and a ``Report`` keeps the ids of the posts it is
+about, never their text.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
-from django.db.models.functions import Lower
+from django.db.models.functions import Length, Lower
+from django.db.models.lookups import LessThanOrEqual
+
+from accounts import limits
 
 
 class User(AbstractUser):
@@ -27,3 +33,71 @@ class User(AbstractUser):
             # Logins are unique case-insensitively, as in Redis (users: holds lowercased logins).
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
         ]
+
+
+class Report(models.Model):
+    """One person's report of another account and some of its posts (issue 11), worked by the moderators.
+
+    Written only by ``accounts.reports``: a reporter has at most one open report per reported account, and
+    a second report while it is open merges into it (a partial unique constraint keeps that true under races).
+    """
+
+    class Reason(models.TextChoices):
+        SPAM = "spam", "Spam"
+        ABUSE = "abuse", "Abuse or harassment"
+        ILLEGAL = "illegal", "Illegal content"
+        OTHER = "other", "Other"
+
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved"
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made")
+    # Not indexed on its own: accounts_report_reported_idx starts with it.
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received", db_index=False
+    )
+    status_ids = models.JSONField(
+        "reported posts",
+        default=list,
+        blank=True,
+        help_text="Ids of the reported posts (status:{id} in Redis), in the order they were reported.",
+    )
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    comment = models.TextField(max_length=limits.MAX_REPORT_COMMENT_LENGTH, blank=True)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.OPEN)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports_resolved",
+    )
+    resolution_note = models.TextField(blank=True)
+
+    class Meta:
+        # "open" sorts before "resolved": the queue shows open reports first, newest first.
+        ordering = ["state", "-created", "-id"]
+        indexes = [
+            models.Index(fields=["state", "-created"], name="accounts_report_state_idx"),
+            models.Index(fields=["reason", "state"], name="accounts_report_reason_idx"),
+            models.Index(fields=["reported", "state"], name="accounts_report_reported_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reporter", "reported"],
+                condition=models.Q(state="open"),
+                name="accounts_report_one_open_per_pair",
+            ),
+            models.CheckConstraint(condition=~models.Q(reporter=models.F("reported")), name="accounts_report_not_self"),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("comment"), limits.MAX_REPORT_COMMENT_LENGTH),
+                name="accounts_report_comment_length",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Report #{self.pk} ({self.get_reason_display()}, {self.get_state_display()})"

@@ -1,4 +1,7 @@
-"""Sign-up: one account in SQL (credentials) and one profile in Redis (social data), never one alone."""
+"""Sign-up: one account in SQL (credentials) and one profile in Redis (social data), never one alone.
+
+Reports live in ``accounts.reports`` and are re-exported here: ``accounts.services.report(...)``.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +10,12 @@ import logging
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from accounts.reports import report, resolve_report
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from timelines import exceptions, validation
 from timelines import services as timelines_services
+
+__all__ = ["ensure_profile", "ensure_profile_if_reachable", "report", "resolve_report", "sign_up"]
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,10 @@
+"""Limits of the accounts app's own data (reports). The social graph's limits are ``timelines.limits``."""
+
+from __future__ import annotations
+
+# A report's comment, also after a duplicate report appended its own (issue 11: "up to 1,000 characters").
+MAX_REPORT_COMMENT_LENGTH = 1000
+# Status ids one report keeps: duplicates merge into one open report, so its list must not grow without bound.
+MAX_REPORTED_STATUSES = 100
+# How many of the reported person's latest posts the report form offers as checkboxes.
+REPORT_FORM_RECENT_POSTS = 20

@@ -1,0 +1,18 @@
+"""URLs of reporting, under a person's profile URL: ``/@login/report`` (the form; ``?status=<id>`` ticks
+that post), ``/@login/report/send`` (POST) and ``/@login/report/sent`` (thanks). Names: ``reports:form``,
+``reports:send``, ``reports:sent``. Included at the site's root, before ``timelines.urls``."""
+
+from django.urls import re_path
+
+from accounts import report_views
+from timelines import limits
+
+app_name = "reports"
+
+LOGIN = rf"@(?P<login>[A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}})"
+
+urlpatterns = [
+    re_path(rf"^{LOGIN}/report$", report_views.report_form, name="form"),
+    re_path(rf"^{LOGIN}/report/send$", report_views.send_report, name="send"),
+    re_path(rf"^{LOGIN}/report/sent$", report_views.report_sent, name="sent"),
+]
