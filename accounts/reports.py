@@ -18,6 +18,7 @@ from accounts import exceptions, limits
 from accounts.models import Report, User
 from timelines import selectors, validation
 from timelines.exceptions import StatusNotFound
+from timelines.services import activity
 
 # Between the comments of reports merged into one, so a moderator can tell them apart.
 COMMENT_SEPARATOR = "\n\n"
@@ -99,9 +100,12 @@ def report(*, reporter: User, reported: User, reason: str, comment: str = "", st
                 try:
                     # A savepoint: losing the race must not break a transaction the caller holds.
                     with transaction.atomic():
-                        return Report.objects.create(
+                        created = Report.objects.create(
                             reporter=reporter, reported=reported, reason=reason, comment=comment, status_ids=kept
                         )
+                    # Counted for the dashboard once the report is stored (a counter: no content of it).
+                    transaction.on_commit(activity.record_report)
+                    return created
                 except IntegrityError:
                     if attempt == MERGE_ATTEMPTS - 1:
                         raise
@@ -129,6 +133,7 @@ def resolve_report(*, report: Report, moderator: User, note: str = "") -> bool:
             current.resolved_by = moderator
             current.resolution_note = note.strip()
             current.save(update_fields=["state", "resolved_at", "resolved_by", "resolution_note", "updated"])
+            transaction.on_commit(lambda: activity.record_report(resolved=True))
     for name in ("state", "resolved_at", "resolved_by_id", "resolution_note", "updated"):
         setattr(report, name, getattr(current, name))
     return changed

