@@ -38,6 +38,10 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name) or default
+
+
 DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or ""
 if not SECRET_KEY:
@@ -197,6 +201,17 @@ STORAGES = {
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000")
+
+# --- Rate limits (socialsite/ratelimits.py): "count/period", the period in s, m, h or d ("5/15m").
+# Counters live in the Django cache (REDIS_URL). RATE_LIMITS_ENABLED=0 turns them all off (load tests).
+RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
+RATE_LIMIT_LOGIN_FAILURES_PER_LOGIN = env_str("RATE_LIMIT_LOGIN_FAILURES_PER_LOGIN", "5/15m")
+RATE_LIMIT_LOGIN_FAILURES_PER_IP = env_str("RATE_LIMIT_LOGIN_FAILURES_PER_IP", "25/5m")
+RATE_LIMIT_SIGNUPS_PER_IP = env_str("RATE_LIMIT_SIGNUPS_PER_IP", "5/30m")
+RATE_LIMIT_POSTS_PER_USER = env_str("RATE_LIMIT_POSTS_PER_USER", "300/3h")
+RATE_LIMIT_FOLLOWS_PER_USER = env_str("RATE_LIMIT_FOLLOWS_PER_USER", "400/1d")
+RATE_LIMIT_REPORTS_PER_USER = env_str("RATE_LIMIT_REPORTS_PER_USER", "20/1h")
+RATE_LIMIT_SEARCHES_PER_IP = env_str("RATE_LIMIT_SEARCHES_PER_IP", "60/1m")
 
 LOGGING = {
     "version": 1,
