@@ -2,8 +2,8 @@
 
 Environment variables (all optional):
 
-- ``DJANGO_SECRET_KEY``: required when ``DJANGO_DEBUG`` is off; a fixed development key otherwise.
-- ``DJANGO_DEBUG``: ``1``/``true`` for debug mode. Defaults to on for local development.
+- ``DJANGO_SECRET_KEY``: the signing key. When unset, one is generated once into ``var/secret_key`` (mode 600).
+- ``DJANGO_DEBUG``: ``1``/``true`` for debug mode (development only). Off by default.
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated host names (default ``127.0.0.1,localhost``).
 - ``DATABASE_URL``: SQL database for accounts and sessions, e.g. ``postgres://user@127.0.0.1/socialsite``.
   Defaults to SQLite at ``var/db.sqlite3``.
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from socialsite import embedded_redis
+from socialsite import embedded_redis, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -42,16 +42,13 @@ def env_str(name: str, default: str) -> str:
     return os.environ.get(name) or default
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or ""
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
-    SECRET_KEY = "django-insecure-development-key-for-socialsite-only"
+DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR") or BASE_DIR / "var")
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite and the embedded Redis keep their files here
+# No key in the environment: the one generated on this machine's first run (socialsite/secret_key.py).
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or secret_key.load_or_create(VAR_DIR / "secret_key")
 
 # The social graph's Redis. With no REDIS_URL, the embedded server's socket under VAR_DIR is used and
 # socialsite.redis_client starts that server on first use (see socialsite/embedded_redis.py).
@@ -161,8 +158,9 @@ STREAMING_QUEUE_SIZE = int(os.environ.get("STREAMING_QUEUE_SIZE", "1000"))
 STREAMING_SEND_BUFFER_BYTES = int(os.environ.get("STREAMING_SEND_BUFFER_BYTES", str(256 * 1024)))
 # After the last line (a disconnect notice), how long a client that does not read keeps its connection.
 STREAMING_CLOSE_GRACE_SECONDS = float(os.environ.get("STREAMING_CLOSE_GRACE_SECONDS", "10"))
-# GET /statuses/hub.json: the process's hub counters (subscriptions, events, cut-offs); for debugging only.
-STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", DEBUG)
+# GET /statuses/hub.json: the process's hub counters (subscriptions, events, cut-offs); for debugging only, so
+# off unless asked for (not even with DEBUG: it tells anyone how busy the server is).
+STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", False)
 
 # Who may receive what (timelines/policy.py): the dotted path of the per-recipient policy every surface asks.
 TIMELINES_POLICY = os.environ.get("SOCIALSITE_POLICY") or "timelines.privacy.PrivacyPolicy"
