@@ -219,6 +219,7 @@ CONTENT_SECURITY_POLICY = (
     "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000")
+CSRF_FAILURE_VIEW = "socialsite.views.csrf_failure"
 
 # --- Rate limits (socialsite/ratelimits.py): "count/period", the period in s, m, h or d ("5/15m").
 # Counters live in the Django cache (REDIS_URL). RATE_LIMITS_ENABLED=0 turns them all off (load tests).
