@@ -1,8 +1,8 @@
 """ASGI entry point: daphne serves Django pages and, through Channels, the streaming endpoints.
 
 Channels' routes come first (the streaming API and the live home timeline, both in ``streaming``); every other
-request goes to Django. Around everything, ``SecurityHeadersMiddleware`` puts the security headers on the streams
-and their JSON errors too.
+request goes to Django. Around everything: ``TrustedProxyMiddleware`` (the real client address, from trusted
+proxies only) and ``SecurityHeadersMiddleware`` (the security headers on streams and JSON errors too).
 """
 
 import os
@@ -18,9 +18,12 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)
 from django.urls import re_path  # noqa: E402
 
+from socialsite.proxies import TrustedProxyMiddleware  # noqa: E402
 from socialsite.security import SecurityHeadersMiddleware  # noqa: E402
 from streaming.routing import http_urlpatterns as streaming_http  # noqa: E402
 
-application = SecurityHeadersMiddleware(
-    ProtocolTypeRouter({"http": URLRouter([*streaming_http, re_path(r"", django_asgi_app)])}),
+application = TrustedProxyMiddleware(
+    SecurityHeadersMiddleware(
+        ProtocolTypeRouter({"http": URLRouter([*streaming_http, re_path(r"", django_asgi_app)])}),
+    )
 )

@@ -13,6 +13,8 @@ Environment variables (all optional):
 - ``REDIS_CLUSTER_URL``: a node of a Redis Cluster (``redis://10.0.0.5:7000/0``) that then holds the social
   data and its pub/sub; ``REDIS_URL`` keeps the RQ jobs and the Django cache (RQ does not support a cluster).
 - ``SOCIALSITE_VAR_DIR``: where runtime data lives (default ``var/`` beside ``manage.py``).
+- The security settings (``DJANGO_SECURE_SSL_REDIRECT``, ``DJANGO_HSTS_SECONDS``, ``DJANGO_TRUSTED_PROXIES``...)
+  and the rate limits (``RATE_LIMIT_*``) below; the README's Configuration section lists them all.
 """
 
 from __future__ import annotations
@@ -45,6 +47,17 @@ def env_str(name: str, default: str) -> str:
 def env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return int(value) if value else default
+
+
+def env_header(name: str) -> tuple[str, str] | None:
+    """``"X-Forwarded-Proto: https"`` -> ``("HTTP_X_FORWARDED_PROTO", "https")``, the form Django wants."""
+    value = os.environ.get(name) or ""
+    if not value.strip():
+        return None
+    header, separator, expected = value.partition(":")
+    if not separator or not header.strip() or not expected.strip():
+        raise RuntimeError(f"{name} takes 'Header-Name: value', e.g. 'X-Forwarded-Proto: https', not {value!r}.")
+    return "HTTP_" + header.strip().upper().replace("-", "_"), expected.strip()
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
@@ -210,6 +223,11 @@ CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", False)
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+# Which request header says the original request was https ("X-Forwarded-Proto: https"). Only trusted proxies'
+# forwarding headers reach Django (socialsite/proxies.py), so a client cannot claim https by itself.
+SECURE_PROXY_SSL_HEADER = env_header("DJANGO_SECURE_PROXY_SSL_HEADER")
+# Proxies whose X-Forwarded-For / X-Real-IP name the client (comma-separated addresses or networks).
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", "")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
