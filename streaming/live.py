@@ -257,5 +257,6 @@ class HomeTimelineConsumer(AsyncHttpConsumer):
                 return sse("delete", {"id": int(event["id"])})
             return render_post(status_from_hash(event), viewer_uid=uid)
         except (KeyError, TypeError, ValueError):
-            logger.warning("Skipped a malformed stream event: %r", event)
+            # Its type and id only: the event may hold a private post's text (nothing private in a log line).
+            logger.warning("Skipped a malformed stream event (type %r, id %r).", event.get("type"), event.get("id"))
             return b""
