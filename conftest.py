@@ -53,6 +53,15 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.REDIS_CLUSTER_URL = None
     settings.STATIC_ROOT = var_dir / "staticfiles"
     settings.STATIC_ROOT.mkdir()
+    # DEBUG is off by default, which picks WhiteNoise's manifest storage: pages rendered in-process would need a
+    # collectstatic first. Servers the tests start (daphne) collect and use the manifest, as in production.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    # Child processes sign with this process's key (their var/ is another directory, with its own generated key),
+    # so a session made here is valid there.
+    os.environ.setdefault("DJANGO_SECRET_KEY", settings.SECRET_KEY)
     # Password hashing is deliberately slow; tests check behaviour, not the hasher.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     redis_client.reset()

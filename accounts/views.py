@@ -1,21 +1,43 @@
-"""Sign up, log in, log out and change password. Thin: forms validate, services write."""
+"""Sign up, log in, log out and change password. Thin: forms validate, services write.
+
+Rate limits (``socialsite.ratelimits``): sign-up counts accounts made per IP; log-in counts failed attempts per
+login and per IP, and once either is spent even the right password is refused until the window ends.
+"""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_http_methods
 
 from accounts import services
 from accounts.forms import SignUpForm
+from socialsite import ratelimits
 from timelines import exceptions
 
 
+def _sign_up_refused(request: HttpRequest, message: str) -> HttpResponse:
+    form = SignUpForm(request.POST)
+    form.is_valid()  # reads only: shows what was typed, with its errors
+    form.add_error(None, message)
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+def _log_in_refused(request: HttpRequest, message: str) -> HttpResponse:
+    # Not validated: that would check the password, which a refused attempt must not get to do.
+    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    context = {"form": form, "next": request.POST.get("next", ""), "refusal": message}
+    return render(request, "accounts/login.html", context)
+
+
 @require_http_methods(["GET", "POST"])
+@ratelimits.limit("signup", page=_sign_up_refused)
 def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("timelines:home")
@@ -38,6 +60,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form}, status=status)
 
 
+@method_decorator(ratelimits.limit("login", "login_ip", counts="failures", page=_log_in_refused), name="post")
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True

@@ -1,7 +1,8 @@
 """ASGI entry point: daphne serves Django pages and, through Channels, the streaming endpoints.
 
 Channels' routes come first (the streaming API and the live home timeline, both in ``streaming``); every other
-request goes to Django.
+request goes to Django. Around everything: ``TrustedProxyMiddleware`` (the real client address, from trusted
+proxies only) and ``SecurityHeadersMiddleware`` (the security headers on streams and JSON errors too).
 """
 
 import os
@@ -17,6 +18,16 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)
 from django.urls import re_path  # noqa: E402
 
+from socialsite.proxies import TrustedProxyMiddleware  # noqa: E402
+from socialsite.security import SecurityHeadersMiddleware  # noqa: E402
+from streaming.flow import keep_raw_send  # noqa: E402
 from streaming.routing import http_urlpatterns as streaming_http  # noqa: E402
 
-application = ProtocolTypeRouter({"http": URLRouter([*streaming_http, re_path(r"", django_asgi_app)])})
+# keep_raw_send outermost: the streams find daphne's own send (for flow control) under the wrapped ones.
+application = keep_raw_send(
+    TrustedProxyMiddleware(
+        SecurityHeadersMiddleware(
+            ProtocolTypeRouter({"http": URLRouter([*streaming_http, re_path(r"", django_asgi_app)])}),
+        )
+    )
+)

@@ -2,8 +2,8 @@
 
 Environment variables (all optional):
 
-- ``DJANGO_SECRET_KEY``: required when ``DJANGO_DEBUG`` is off; a fixed development key otherwise.
-- ``DJANGO_DEBUG``: ``1``/``true`` for debug mode. Defaults to on for local development.
+- ``DJANGO_SECRET_KEY``: the signing key. When unset, one is generated once into ``var/secret_key`` (mode 600).
+- ``DJANGO_DEBUG``: ``1``/``true`` for debug mode (development only). Off by default.
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated host names (default ``127.0.0.1,localhost``).
 - ``DATABASE_URL``: SQL database for accounts and sessions, e.g. ``postgres://user@127.0.0.1/socialsite``.
   Defaults to SQLite at ``var/db.sqlite3``.
@@ -13,6 +13,8 @@ Environment variables (all optional):
 - ``REDIS_CLUSTER_URL``: a node of a Redis Cluster (``redis://10.0.0.5:7000/0``) that then holds the social
   data and its pub/sub; ``REDIS_URL`` keeps the RQ jobs and the Django cache (RQ does not support a cluster).
 - ``SOCIALSITE_VAR_DIR``: where runtime data lives (default ``var/`` beside ``manage.py``).
+- The security settings (``DJANGO_SECURE_SSL_REDIRECT``, ``DJANGO_HSTS_SECONDS``, ``DJANGO_TRUSTED_PROXIES``...)
+  and the rate limits (``RATE_LIMIT_*``) below; the README's Configuration section lists them all.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from socialsite import embedded_redis
+from socialsite import embedded_redis, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -38,16 +40,33 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or ""
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
-    SECRET_KEY = "django-insecure-development-key-for-socialsite-only"
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name) or default
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+def env_header(name: str) -> tuple[str, str] | None:
+    """``"X-Forwarded-Proto: https"`` -> ``("HTTP_X_FORWARDED_PROTO", "https")``, the form Django wants."""
+    value = os.environ.get(name) or ""
+    if not value.strip():
+        return None
+    header, separator, expected = value.partition(":")
+    if not separator or not header.strip() or not expected.strip():
+        raise RuntimeError(f"{name} takes 'Header-Name: value', e.g. 'X-Forwarded-Proto: https', not {value!r}.")
+    return "HTTP_" + header.strip().upper().replace("-", "_"), expected.strip()
+
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR") or BASE_DIR / "var")
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite and the embedded Redis keep their files here
+# No key in the environment: the one generated on this machine's first run (socialsite/secret_key.py).
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or secret_key.load_or_create(VAR_DIR / "secret_key")
 
 # The social graph's Redis. With no REDIS_URL, the embedded server's socket under VAR_DIR is used and
 # socialsite.redis_client starts that server on first use (see socialsite/embedded_redis.py).
@@ -79,6 +98,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "socialsite.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -160,8 +180,9 @@ STREAMING_CLOSE_GRACE_SECONDS = float(os.environ.get("STREAMING_CLOSE_GRACE_SECO
 # How many streams one client identifier may hold open at once, across every server process (Twitter allowed
 # one); a third gets 420 with a JSON error.
 STREAMING_MAX_CONNECTIONS = int(os.environ.get("STREAMING_MAX_CONNECTIONS", "2"))
-# GET /statuses/hub.json: the process's hub counters (subscriptions, events, cut-offs); for debugging only.
-STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", DEBUG)
+# GET /statuses/hub.json: the process's hub counters (subscriptions, events, cut-offs); for debugging only, so
+# off unless asked for (not even with DEBUG: it tells anyone how busy the server is).
+STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", False)
 
 # Who may receive what (timelines/policy.py): the dotted path of the per-recipient policy every surface asks.
 TIMELINES_POLICY = os.environ.get("SOCIALSITE_POLICY") or "timelines.privacy.PrivacyPolicy"
@@ -199,9 +220,40 @@ STORAGES = {
     },
 }
 
+# --- Security (README: "Security settings"). The transport settings are off by default so that ./bin/run works
+# over plain http; the production environment the README documents turns them on (check --deploy is then clean).
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", False)
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+# Which request header says the original request was https ("X-Forwarded-Proto: https"). Only trusted proxies'
+# forwarding headers reach Django (socialsite/proxies.py), so a client cannot claim https by itself.
+SECURE_PROXY_SSL_HEADER = env_header("DJANGO_SECURE_PROXY_SSL_HEADER")
+# Proxies whose X-Forwarded-For / X-Real-IP name the client (comma-separated addresses or networks).
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", "")
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Sent on every response (socialsite/security.py). The templates have no inline script or style to allow.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000")
+CSRF_FAILURE_VIEW = "socialsite.views.csrf_failure"
+
+# --- Rate limits (socialsite/ratelimits.py): "count/period", the period in s, m, h or d ("5/15m").
+# Counters live in the Django cache (REDIS_URL). RATE_LIMITS_ENABLED=0 turns them all off (load tests).
+RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
+RATE_LIMIT_LOGIN_FAILURES_PER_LOGIN = env_str("RATE_LIMIT_LOGIN_FAILURES_PER_LOGIN", "5/15m")
+RATE_LIMIT_LOGIN_FAILURES_PER_IP = env_str("RATE_LIMIT_LOGIN_FAILURES_PER_IP", "25/5m")
+RATE_LIMIT_SIGNUPS_PER_IP = env_str("RATE_LIMIT_SIGNUPS_PER_IP", "5/30m")
+RATE_LIMIT_POSTS_PER_USER = env_str("RATE_LIMIT_POSTS_PER_USER", "300/3h")
+RATE_LIMIT_FOLLOWS_PER_USER = env_str("RATE_LIMIT_FOLLOWS_PER_USER", "400/1d")
+RATE_LIMIT_REPORTS_PER_USER = env_str("RATE_LIMIT_REPORTS_PER_USER", "20/1h")
+RATE_LIMIT_SEARCHES_PER_IP = env_str("RATE_LIMIT_SEARCHES_PER_IP", "60/1m")
 
 LOGGING = {
     "version": 1,

@@ -34,6 +34,21 @@ def stop(process: subprocess.Popen[bytes], timeout: float = 10) -> None:
         process.wait()
 
 
+_collected: set[str] = set()
+
+
+def collect_static(env: dict[str, str]) -> None:
+    """``manage.py collectstatic`` once per var directory (where ``env``'s server reads the manifest from)."""
+    var_dir = env.get("SOCIALSITE_VAR_DIR") or str(settings.BASE_DIR / "var")
+    if var_dir in _collected:
+        return
+    manage = str(settings.BASE_DIR / "manage.py")
+    subprocess.run(
+        [sys.executable, manage, "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=settings.BASE_DIR
+    )
+    _collected.add(var_dir)
+
+
 @contextlib.contextmanager
 def daphne(
     env: dict[str, str],
@@ -44,7 +59,9 @@ def daphne(
     stop_timeout: float = 10,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Serve ``socialsite.asgi`` with daphne on a free port with ``env``; yields (base URL, process) once
-    ``probe`` answers. The server's output goes to ``log_path`` (quoted when it fails to start)."""
+    ``probe`` answers. The server's output goes to ``log_path`` (quoted when it fails to start). Static files
+    are collected first, as ``manage.py serve`` does: with DEBUG off the pages need the manifest."""
+    collect_static(env)
     port = free_port()
     with contextlib.ExitStack() as stack:
         log = stack.enter_context(log_path.open("wb")) if log_path else subprocess.DEVNULL

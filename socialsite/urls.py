@@ -9,4 +9,8 @@ urlpatterns = [
     path("", include("timelines.urls")),
 ]
 
+# The site's own error pages (socialsite/views.py), never Django's technical ones.
+handler400 = "socialsite.views.bad_request"
+handler403 = "socialsite.views.permission_denied"
 handler404 = "socialsite.views.page_not_found"
+handler500 = "socialsite.views.server_error"

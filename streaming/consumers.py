@@ -31,6 +31,7 @@ from django.conf import settings
 
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import connections, events, filters, writer
+from streaming.flow import RAW_SEND
 from streaming.hub import get_hub
 
 logger = logging.getLogger(__name__)
@@ -296,6 +297,7 @@ async def _stream(
         headers=STREAM_HEADERS,
         unavailable=unavailable,
         extra=lambda: _keep_place(identifier, place),
+        raw_send=scope.get(RAW_SEND),
     )
 
 

@@ -155,10 +155,11 @@ RAW_SEND = "streaming.raw_send"
 
 def keep_raw_send(app: Any) -> Any:
     """Wrap an ASGI app so it can find the server's own ``send`` under ``scope[RAW_SEND]``: middleware such as
-    Channels' sessions wraps ``send``, which hides the daphne request ``flow_for`` needs."""
+    Channels' sessions or the site's security headers wraps ``send``, which hides the daphne request
+    ``flow_for`` needs. The outermost wrapper wins (``socialsite.asgi`` wraps the whole site)."""
 
     async def wrapped(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        await app({**scope, RAW_SEND: send}, receive, send)
+        await app(scope if RAW_SEND in scope else {**scope, RAW_SEND: send}, receive, send)
 
     return wrapped
 

@@ -218,7 +218,8 @@ class Hub:
             return
         except (ValueError, TypeError, KeyError):
             self.stats.decode_errors += 1
-            logger.warning("Dropped a stream event that is not a status: %r", raw[:200])
+            # Not the event itself: it may be a private post's text (nothing private in a log line).
+            logger.warning("Dropped a stream event that is not a status (%d bytes).", len(raw))
             return
         self.stats.events += 1
         if events.is_status(event):

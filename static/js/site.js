@@ -297,7 +297,13 @@
       if (event.detail && event.detail.message) announce(event.detail.message);
     });
     body.addEventListener("htmx:responseError", function (event) {
-      var status = event.detail.xhr ? event.detail.xhr.status : 0;
+      var xhr = event.detail.xhr;
+      var status = xhr ? xhr.status : 0;
+      // A rate limit answers htmx with its message as text ("Too many attempts, try again in 5 minutes.").
+      if (status === 429) {
+        notice(xhr.responseText || "Too many attempts. Please try again later.");
+        return;
+      }
       notice(status === 503 ? "socialsite is temporarily unavailable. Please try again in a few seconds."
         : "That did not work (error " + status + "). Please reload the page and try again.");
     });

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
+from socialsite import ratelimits
 from timelines import exceptions, limits, selectors, services
 from timelines.forms import ReplyForm
 from timelines.records import Status
@@ -57,6 +58,7 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@ratelimits.limit("posts")
 def reply(request: HttpRequest, login: str, status_id: int) -> HttpResponse:
     """GET: the reply form on its own, swapped in under a post by its Reply button (htmx). POST: the reply."""
     status = _status_of(login, status_id)

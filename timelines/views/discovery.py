@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
+from socialsite import ratelimits
 from timelines import exceptions, selectors, text
 from timelines.forms import SearchForm
 from timelines.views.params import query_int, viewer_uid
@@ -24,7 +25,15 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
     return timeline_response(request, "timelines/tag.html", {"tag": name, **timeline_context(statuses)})
 
 
+def _search_refused(request: HttpRequest, message: str) -> HttpResponse:
+    form = SearchForm(request.GET)
+    form.is_valid()
+    form.add_error("q", message)
+    return timeline_response(request, "timelines/search.html", {"form": form, "results": None})
+
+
 @require_safe
+@ratelimits.limit("search", methods=("GET", "HEAD"), page=_search_refused)
 def search(request: HttpRequest) -> HttpResponse:
     """Results of ``q``; no query (or a blank one) shows the form with a hint, a bad one is a 400 with the form
     and the reason, never a 500."""

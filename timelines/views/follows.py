@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from socialsite import ratelimits
 from timelines import exceptions, selectors, services
 from timelines.views.params import announce, next_url, user_or_404, wants_fragment
 
@@ -54,6 +55,7 @@ def _change_follow(request: HttpRequest, login: str, *, follow: bool) -> HttpRes
 
 @login_required
 @require_POST
+@ratelimits.limit("follows")
 def follow(request: HttpRequest, login: str) -> HttpResponse:
     return _change_follow(request, login, follow=True)
 

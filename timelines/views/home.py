@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from socialsite import ratelimits
 from timelines import exceptions, limits, selectors, services
 from timelines.forms import PostForm
 from timelines.views.params import announce, query_int, wants_fragment
@@ -58,8 +59,17 @@ def _compose_fragment(request: HttpRequest, form: PostForm, *, status: int = 200
     return render(request, "timelines/_compose_result.html", context, status=status)
 
 
+def _compose_refused(request: HttpRequest, message: str) -> HttpResponse:
+    """The rate limit's answer without JavaScript: the home page, the post box keeping its text, and why."""
+    form = PostForm(request.POST)
+    form.is_valid()
+    form.add_error("message", message)
+    return _render_home(request, form)
+
+
 @login_required
 @require_POST
+@ratelimits.limit("posts", page=_compose_refused)
 def compose(request: HttpRequest) -> HttpResponse:
     form = PostForm(request.POST)
     if form.is_valid():

@@ -44,7 +44,8 @@ class Command(BaseCommand):
             options["host"],
             "-p",
             str(options["port"]),
-            "--proxy-headers",
+            # No --proxy-headers: daphne would believe X-Forwarded-For from anyone. socialsite.proxies reads it
+            # from DJANGO_TRUSTED_PROXIES only.
             "socialsite.asgi:application",
         ]
         worker_command = [sys.executable, manage, "rqworker", "--with-scheduler", "default"]

@@ -9,8 +9,6 @@ test writes through the services is what the browser sees. Playwright's own brow
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -56,10 +54,6 @@ def site_url(django_db_setup: None) -> Iterator[str]:
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DATABASE_URL=f"sqlite:///{settings.DATABASES['default']['NAME']}",
         DJANGO_LOG_LEVEL="WARNING",
-    )
-    manage = str(settings.BASE_DIR / "manage.py")
-    subprocess.run(
-        [sys.executable, manage, "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=settings.BASE_DIR
     )
     with testing.daphne(env, probe="/accounts/login/", log_path=settings.VAR_DIR / "daphne.log") as (url, _):
         yield url
