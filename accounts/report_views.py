@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 from accounts import exceptions, limits, reports
 from accounts.forms import ReportForm
 from accounts.models import User
+from socialsite import ratelimits
 from timelines import records, selectors, validation
 from timelines.exceptions import STATUS_NOT_FOUND, UNKNOWN_USER, StatusNotFound
 from timelines.views.params import query_int, user_or_404
@@ -104,8 +105,19 @@ def report_form(request: HttpRequest, login: str) -> HttpResponse:
     return _render_form(request, form, profile, status_id)
 
 
+def _report_refused(request: HttpRequest, message: str, login: str) -> HttpResponse:
+    """The form again, as it was filled in, with the rate limit's message; nothing is reported."""
+    profile, _account = _reported(login)
+    offered = _offered_posts(profile=profile, viewer=request.user.uid, reported_id=None)
+    form = ReportForm(request.POST, statuses=offered)
+    form.is_valid()  # reads only: shows what was chosen, with its errors
+    form.add_error(None, message)
+    return _render_form(request, form, profile, None)
+
+
 @login_required
 @require_POST
+@ratelimits.limit("reports", page=_report_refused)
 def send_report(request: HttpRequest, login: str) -> HttpResponse:
     profile, account = _reported(login)
     if account.pk == request.user.pk:

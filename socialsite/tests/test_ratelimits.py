@@ -10,8 +10,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
-from django.http import HttpRequest, HttpResponse
-from django.test import Client, RequestFactory
+from django.http import HttpResponse
+from django.test import Client
 
 from accounts.services import sign_up
 from socialsite import ratelimits, redis_client
@@ -256,29 +256,29 @@ def test_sixty_searches_a_minute_per_address(clock):
     assert searcher.get("/search", {"q": "hello"}).status_code == 200
 
 
-# --- reports (the decorator other views apply) --------------------------------------------------------------
+# --- reports ------------------------------------------------------------------------------------------------
 
 
-@ratelimits.limit("reports")
-def report_view(request: HttpRequest) -> HttpResponse:
-    return HttpResponse("Thanks", status=400 if request.POST.get("reason") == "" else 200)
+def test_reports_are_limited_per_account_and_a_refused_one_is_not_recorded(clock, settings):
+    from accounts.models import Report
 
-
-def test_the_reports_limit_as_a_decorator(clock):
-    user = sign_up(login="kim", name="Kim", password=None)
-    factory = RequestFactory()
-
-    def report(reason: str = "spam") -> HttpResponse:
-        request = factory.post("/report", {"reason": reason})
-        request.user = user
-        return report_view(request)
-
-    for _ in range(20):
-        assert report().status_code == 200
-    assert report("").status_code == 429  # spent: even a form that would fail is refused first
-    retry_after = assert_refused(report(), period=3600)
+    settings.RATE_LIMIT_REPORTS_PER_USER = "3/1h"
+    reporter, _ = logged_in("kim")
+    for login in ("lee", "max", "ned", "oz"):
+        sign_up(login=login, name=login.title(), password=None)
+    for login in ("lee", "max", "ned"):
+        response = reporter.post(f"/@{login}/report/send", {"reason": "spam", "comment": "ads"})
+        assert response.status_code == 302
+    response = reporter.post("/@oz/report/send", {"reason": "abuse", "comment": "rude words"})
+    retry_after = assert_refused(response, period=3600)
+    page = response.content.decode()
+    assert TOO_MANY.search(page) and "rude words" in page  # the form again, as it was filled in
+    assert not Report.objects.filter(reported__username="oz").exists()
+    # A form with errors gives its slot back; the next window lets reports through again.
     clock.advance(retry_after)
-    assert report().status_code == 200
+    assert reporter.post("/@oz/report/send", {"reason": "", "comment": "x"}).status_code == 400
+    assert reporter.post("/@oz/report/send", {"reason": "abuse"}).status_code == 302
+    assert Report.objects.filter(reported__username="oz").count() == 1
 
 
 def test_an_unknown_limit_name_fails_at_import_time():
