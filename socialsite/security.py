@@ -10,7 +10,10 @@ htmx is configured without ``eval`` (``allowEval: false`` in base.html's ``htmx-
 The streaming API and the live home timeline are plain ASGI applications that Django's middleware never sees:
 ``SecurityHeadersMiddleware`` wraps the whole ASGI application (``socialsite.asgi``) and adds to any HTTP response
 whichever of ``security_headers()`` it lacks, so a JSON error, a stream and a server-sent-events response carry
-them too. Code that builds raw ASGI responses may also add ``security_headers()`` itself.
+them too. Code that builds raw ASGI responses may also add ``security_headers()`` itself. (It replaces ``send``:
+the streams' flow control finds daphne's own ``send`` through ``streaming.flow.keep_raw_send``, outside it.)
+
+With ``DEBUG`` on, error responses go without the policy: Django's debug pages use inline styles and scripts.
 """
 
 from __future__ import annotations
@@ -40,6 +43,11 @@ def security_headers() -> list[tuple[bytes, bytes]]:
     return [(name, value.encode("latin-1")) for name, value in headers if value]
 
 
+def debug_page(status: int) -> bool:
+    """Whether a response of this status may be one of Django's debug pages, which the policy would break."""
+    return settings.DEBUG and status >= 400
+
+
 def _as_bytes(name: bytes | str) -> bytes:
     return name if isinstance(name, bytes) else name.encode("latin-1")
 
@@ -52,6 +60,8 @@ class ContentSecurityPolicyMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        if debug_page(response.status_code):
+            return response
         if settings.CONTENT_SECURITY_POLICY and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = settings.CONTENT_SECURITY_POLICY
         return response
@@ -72,6 +82,8 @@ class SecurityHeadersMiddleware:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
                 present = {_as_bytes(name).lower() for name, _ in headers}
+                if debug_page(int(message.get("status", 200))):
+                    present.add(b"content-security-policy")
                 headers.extend(pair for pair in security_headers() if pair[0] not in present)
                 message = {**message, "headers": headers}
             await send(message)

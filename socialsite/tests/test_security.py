@@ -153,6 +153,26 @@ def test_plain_asgi_responses_get_the_security_headers_they_lack():
     assert {name for name, _ in security_headers()} <= set(names)
 
 
+def test_with_debug_on_error_pages_go_without_the_policy_so_djangos_debug_pages_work(settings):
+    settings.DEBUG = True
+    debug_404 = Client().get("/nobody/here")
+    assert debug_404.status_code == 404 and "Content-Security-Policy" not in debug_404
+    assert debug_404["X-Frame-Options"] == "DENY"
+    assert Client().get("/accounts/login/")["Content-Security-Policy"] == CSP
+
+    async def failing_app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 500, "headers": []})
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(SecurityHeadersMiddleware(failing_app)({"type": "http"}, None, send))
+    names = {name for name, _ in sent[0]["headers"]}
+    assert b"content-security-policy" not in names and b"x-content-type-options" in names
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_streams_and_json_errors_served_by_daphne_carry_the_security_headers():
