@@ -33,10 +33,10 @@ def _format(value: float | None) -> str:
 
 
 def render(rows, markdown: bool = False) -> str:
-    header = ["scenario", "metric", "socialsite", "raw Redis", "unit", "ratio", "bar", "result"]
+    header = ["scenario", "metric", "socialsite", "raw Redis", "book", "unit", "vs raw", "vs book", "bar", "result"]
     lines = []
     for row in rows:
-        ratio = row.ratio
+        ratio, book_ratio = row.ratio, row.book_ratio
         verdict = "" if row.passed is None else ("met" if row.passed else "MISSED")
         metric = row.metric + (f" ({row.note})" if row.note else "")
         lines.append(
@@ -45,8 +45,10 @@ def render(rows, markdown: bool = False) -> str:
                 metric,
                 _format(row.product),
                 _format(row.raw),
+                _format(row.book),
                 row.unit,
                 "" if ratio is None else f"{ratio:.2f}",
+                "" if book_ratio is None else f"{book_ratio:.2f}",
                 row.bar,
                 verdict,
             ]

@@ -21,7 +21,9 @@ from socialsite import redis_client
 
 @dataclass
 class Row:
-    """One line of the report. ``higher_is_better`` tells how to read the ratio (product / raw)."""
+    """One line of the report: socialsite's figure, raw Redis doing the same commands, and the book's own code
+    (``bench/book_ch8.py``) doing the same operation. ``higher_is_better`` tells how to read the ratios
+    (product / raw, product / book)."""
 
     scenario: str
     metric: str
@@ -32,6 +34,7 @@ class Row:
     bar: str = ""
     passed: bool | None = None
     note: str = ""
+    book: float | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -39,8 +42,14 @@ class Row:
             return None
         return self.product / self.raw  # type: ignore[operator]
 
+    @property
+    def book_ratio(self) -> float | None:
+        if self.product is None or self.book in (None, 0):
+            return None
+        return self.product / self.book  # type: ignore[operator]
+
     def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "ratio": self.ratio}
+        return {**asdict(self), "ratio": self.ratio, "book_ratio": self.book_ratio}
 
 
 @dataclass
@@ -95,11 +104,29 @@ def compare_rates(
 ) -> tuple[float, float]:
     """Calls per second of ``product`` and of ``raw``, measured in alternating short rounds and summarised by
     their medians, so that a machine getting busier or quieter during the run shifts both alike."""
-    product_rates, raw_rates = [], []
+    product_rate, raw_rate = compare_many([product, raw], seconds, rounds)
+    return product_rate, raw_rate
+
+
+def compare_many(operations: list[Callable[[], Any]], seconds: float, rounds: int = 10) -> list[float]:
+    """``compare_rates`` for any number of contenders: each runs ``seconds / rounds`` in turn, ``rounds`` times;
+    the median calls per second of each."""
+    rates: list[list[float]] = [[] for _ in operations]
     for _ in range(rounds):
-        product_rates.append(rate(product, seconds / rounds))
-        raw_rates.append(rate(raw, seconds / rounds))
-    return statistics.median(product_rates), statistics.median(raw_rates)
+        for samples, operation in zip(rates, operations, strict=True):
+            samples.append(rate(operation, seconds / rounds))
+    return [statistics.median(samples) for samples in rates]
+
+
+def latencies_in_turns(operations: dict[str, Callable[[], Any]], repeats: int) -> dict[str, list[float]]:
+    """Latencies in milliseconds of each named operation, called once each in turn ``repeats`` times."""
+    samples: dict[str, list[float]] = {name: [] for name in operations}
+    for _ in range(repeats):
+        for name, operation in operations.items():
+            start = time.perf_counter()
+            operation()
+            samples[name].append((time.perf_counter() - start) * 1000)
+    return samples
 
 
 class RoundTrips:

@@ -11,6 +11,8 @@ The policy is an object named by ``settings.TIMELINES_POLICY`` (a dotted path), 
 - ``load(recipients=..., authors=...)`` reads whatever state the decisions need, in at most one round trip,
   for a whole batch (a fan-out pass of 1,000 followers, a page of 30 statuses). ``aload`` is its asyncio twin
   for the streams, and must never block the event loop.
+- ``page_state(relations, statuses=...)`` may build that state from what a page read brought back in its own
+  round trip (``store.pages``), so a page costs no extra read for the policy.
 - ``allows(state, recipient=..., item=...)`` is the decision itself: pure, no I/O, cheap enough to run for
   every recipient of every post; ``allows_all(state)`` says when no rule applies to the batch at all, so it needs
   no decision per item.
@@ -73,6 +75,13 @@ class Policy:
         return await sync_to_async(self.load, thread_sensitive=False)(
             recipients=recipients, authors=authors, items=items
         )
+
+    def page_state(self, relations: Any, *, statuses: Sequence[Mapping[str, Any]]) -> Any:
+        """The state for one viewer's page of ``statuses`` built from what ``store.pages`` read with the page
+        in its own round trip (``store.privacy.Relations`` between the viewer and the page's authors:
+        moderation flags, blocks, mutes, follows), or None when this policy needs its own ``load``. Pure: no
+        I/O."""
+        return None
 
     def allows(self, state: Any, *, recipient: int | None, item: Item) -> bool:
         """Whether ``recipient`` (None: the public) may receive ``item``. Pure: no I/O."""

@@ -60,6 +60,11 @@ class PrivacyPolicy(policy.Policy):
             relations = Relations(flags, relations.blocked, relations.muted, relations.follows)
         return PrivacyState(relations, any(is_private(item.fields) for item in items))
 
+    def page_state(self, relations: Relations, *, statuses: Sequence[Mapping[str, Any]]) -> PrivacyState:
+        # A page's relations carry the authors' moderation flags, not "private": for statuses the post's own
+        # ``private`` field decides, and only a "profile" item asks about the account.
+        return PrivacyState(relations, any(is_private(status) for status in statuses))
+
     def allows_all(self, state: PrivacyState) -> bool:
         return state.relations.empty and not state.private_items
 

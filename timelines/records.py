@@ -117,7 +117,23 @@ class Status(Mapping[str, Any]):
     def as_dict(self) -> dict[str, Any]:
         return dict(self.items())
 
+    def with_counts(self, reply_count: int, repost_count: int, like_count: int) -> Status:
+        """This status with other counters (the only fields that change after it is written)."""
+        status = object.__new__(Status)
+        for name in _SLOTS:
+            _SLOT_SETTERS[name](status, getattr(self, name))
+        _SETTERS["reply_count"](status, reply_count)
+        _SETTERS["repost_count"](status, repost_count)
+        _SETTERS["like_count"](status, like_count)
+        return status
+
     # Mapping: the stored fields by name.
+
+    def get(self, name: str, default: Any = None) -> Any:
+        # Mapping.get would raise and catch a KeyError for every extra field a status lacks ("private", ...).
+        if name in _FIELDS:
+            return getattr(self, name)
+        return self.extra.get(name, default)
 
     def __getitem__(self, name: str) -> Any:
         if name in _FIELDS:
@@ -167,6 +183,8 @@ _OPTIONAL: tuple[tuple[str, Any, Any], ...] = (
     ("repost_of", int, None),
 )
 _SETTERS = {name: Status.__dict__[name].__set__ for name, _, _ in _OPTIONAL}
+_SLOTS = tuple(Status.__dataclass_fields__)
+_SLOT_SETTERS = {name: Status.__dict__[name].__set__ for name in _SLOTS}
 _FIELDS = frozenset(name for name in Status.__dataclass_fields__ if name != "extra")
 _SET_ID, _SET_UID, _SET_LOGIN, _SET_NAME, _SET_MESSAGE, _SET_POSTED, _SET_EXTRA, _SET_MENTION_LOGINS = (
     Status.__dict__[name].__set__ for name in (*CORE_STATUS_FIELDS, "extra", "mention_logins")
@@ -197,6 +215,19 @@ class TimelineEntry(Mapping[str, Any]):
     liked: bool = False
     reposted: bool = False
 
+    @classmethod
+    def make(
+        cls, status: Status, reposted_by: Author | None, repost_id: int | None, liked: bool, reposted: bool
+    ) -> TimelineEntry:
+        """The entry, built without the generated ``__init__`` (a page builds dozens; same result)."""
+        entry = object.__new__(cls)
+        _SET_ENTRY_STATUS(entry, status)
+        _SET_ENTRY_BY(entry, reposted_by)
+        _SET_ENTRY_REPOST(entry, repost_id)
+        _SET_ENTRY_LIKED(entry, liked)
+        _SET_ENTRY_REPOSTED(entry, reposted)
+        return entry
+
     @property
     def entry_id(self) -> int:
         """The id this entry has in its timeline (the repost's, for a repost): what cursors page by."""
@@ -218,6 +249,11 @@ class TimelineEntry(Mapping[str, Any]):
 
     def __contains__(self, name: object) -> bool:
         return name in self.status
+
+
+_SET_ENTRY_STATUS, _SET_ENTRY_BY, _SET_ENTRY_REPOST, _SET_ENTRY_LIKED, _SET_ENTRY_REPOSTED = (
+    TimelineEntry.__dict__[name].__set__ for name in ("status", "reposted_by", "repost_id", "liked", "reposted")
+)
 
 
 def status_from_hash(fields: Mapping[str, Any]) -> Status:

@@ -1,19 +1,23 @@
 """Turning the ids of a timeline into what a viewer sees: entries with the status to show, who reposted it,
-and whether the viewer liked or reposted it, in a fixed number of round trips whatever the page's size.
+and whether the viewer liked or reposted it.
 
-Round trips for a page of ids: one pipeline of the status hashes, then one pipeline holding the originals of
-any reposts together with the viewer's likes and reposts of everything shown (ZMSCORE and HMGET: one command
-each for the whole page). Deleted statuses, reposts of deleted originals and what the policy does not let the
-viewer see are left out; an original that would show twice on one page (through the author and through a
-repost that reached the timeline first) shows once.
+One round trip on a single Redis server once this process has seen the page's statuses: ``store.pages`` reads
+what can change (existence, counters, the viewer's likes and reposts, the policy's relations with the page's
+authors) and ``status_cache`` supplies the rest, reading the full hashes of statuses it has not seen in one
+more round trip. Deleted statuses, reposts of deleted originals and what the policy does not let the viewer
+see are left out; an original that would show twice on one page (through the author and through a repost that
+reached the timeline first) shows once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from timelines import policy, store
-from timelines.records import Author, Status, TimelineEntry
+from timelines.records import Author, TimelineEntry
+from timelines.selectors import status_cache
+from timelines.store.pages import PageRead
 
 
 def entries_for(
@@ -21,44 +25,64 @@ def entries_for(
 ) -> tuple[list[TimelineEntry], int]:
     """The entries of timeline ids ``ids`` (newest first) for ``viewer``; also returns how many of the ids
     had a status hash (the rest are zombies)."""
-    hashes = store.statuses.get_statuses(ids)
-    found = [fields for fields in hashes if fields]
-    original_ids = sorted({int(fields["repost_of"]) for fields in found if fields.get("repost_of")})
-    shown_ids = [int(fields.get("repost_of") or fields["id"]) for fields in found]
-    originals, liked, reposted = store.statuses.get_statuses_and_flags(original_ids, viewer, shown_ids)
-    by_id = {original_id: fields for original_id, fields in zip(original_ids, originals, strict=True) if fields}
+    return entries_of(store.pages.read_ids(ids, viewer=viewer), viewer=viewer, context=context)
+
+
+def entries_of(read: PageRead, *, viewer: int | None, context: str = policy.FEED) -> tuple[list[TimelineEntry], int]:
+    """``entries_for`` from a page already read (``store.pages.read_page``)."""
+    wanted: dict[int, tuple[int, str | None, tuple[int, int, int]]] = {}
+    for status_id, row in zip(read.ids, read.entries, strict=True):
+        if row.uid is None:
+            continue
+        wanted[status_id] = (status_id, row.posted, (row.replies, row.reposts, row.likes))
+        if row.original_uid is not None:
+            original = (row.original_replies, row.original_reposts, row.original_likes)
+            wanted[row.repost_of] = (row.repost_of, row.original_posted, original)  # type: ignore[index]
+    records = status_cache.get_statuses(list(wanted.values()))
     entries: list[TimelineEntry] = []
     seen: set[int] = set()
-    for fields, is_liked, is_reposted in zip(found, liked, reposted, strict=True):
-        if fields.get("repost_of"):
-            original = by_id.get(int(fields["repost_of"]))
+    found = 0
+    make = TimelineEntry.make
+    for status_id, row in zip(read.ids, read.entries, strict=True):
+        status = records.get(status_id)
+        if status is None:
+            continue
+        found += 1
+        if status.repost_of is not None:
+            original = records.get(status.repost_of)
             if original is None:
                 continue
-            status = Status.from_hash(original)
-            by = Author(int(fields["uid"]), fields["login"], fields.get("name") or fields["login"])
-            entry = TimelineEntry(status, by, int(fields["id"]), is_liked, is_reposted)
+            by = Author(status.uid, status.login, status.name)
+            status_id = original.id
+            entry = make(original, by, status.id, row.liked == 1, row.reposted == 1)
         else:
-            entry = TimelineEntry(Status.from_hash(fields), None, None, is_liked, is_reposted)
-        if entry.status.id in seen:
+            entry = make(status, None, None, row.liked == 1, row.reposted == 1)
+        if status_id in seen:
             continue
-        seen.add(entry.status.id)
+        seen.add(status_id)
         entries.append(entry)
-    return visible_entries(viewer, entries, context), len(found)
+    return visible_entries(viewer, entries, context, relations=read.relations), found
 
 
 def visible_entries(
-    viewer: int | None, entries: list[TimelineEntry], context: str = policy.FEED
+    viewer: int | None, entries: list[TimelineEntry], context: str = policy.FEED, *, relations: Any = None
 ) -> list[TimelineEntry]:
     """The entries ``viewer`` may see: the shown status, and for a repost the reposter too, through the
-    policy."""
+    policy. ``relations``: what ``store.pages`` read for the policy with the page, when it did."""
     if not entries:
         return entries
     chooser = policy.get_policy()
-    authors = {entry.status.uid for entry in entries} | {e.reposted_by.id for e in entries if e.reposted_by}
-    items = [policy.Item.of_status(entry.status, context=context) for entry in entries]
-    state = chooser.load(recipients=(viewer,), authors=authors, items=items)
+    statuses = [entry.status for entry in entries]
+    state = None if relations is None else chooser.page_state(relations, statuses=statuses)
+    items = None
+    if state is None:
+        items = [policy.Item.of_status(status, context=context) for status in statuses]
+        authors = {entry.status.uid for entry in entries} | {e.reposted_by.id for e in entries if e.reposted_by}
+        state = chooser.load(recipients=(viewer,), authors=authors, items=items)
     if chooser.allows_all(state):
         return entries
+    if items is None:
+        items = [policy.Item.of_status(status, context=context) for status in statuses]
     kept = []
     for entry, status_item in zip(entries, items, strict=True):
         if not chooser.allows(state, recipient=viewer, item=status_item):

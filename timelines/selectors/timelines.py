@@ -1,10 +1,11 @@
 """Reading timelines: home, profile and list pages (book listing 8.3), through the per-recipient policy.
 
-A page costs three round trips whatever its size when nothing is filtered out: one for the ids (a ZREVRANGE,
-or a cursor script) and two for the entries (``selectors.entries``: the status hashes, then the originals of
-reposts with the viewer's likes and reposts). Statuses deleted since their id was written ("zombies") and
-entries the policy does not let the viewer see are skipped, and on a first page or a cursor page their places
-are filled from further down the timeline, at most ``MAX_REFILL_READS`` more times. Entries read like their
+A page costs one round trip on a single Redis server when this process has seen its statuses before
+(``store.pages.read_page``: the ids with everything about them that can change, and the policy's relations;
+``selectors.entries`` explains the rest), one more for the statuses it has not seen. Statuses deleted since
+their id was written ("zombies") and entries the policy does not let the viewer see are skipped, and on a first
+page or a cursor page their places are filled from further down the timeline, at most ``MAX_REFILL_READS``
+more times. Entries read like their
 status (``records.TimelineEntry``), and say who reposted them.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from timelines import exceptions, keys, limits, policy, store
 from timelines.records import TimelineEntry
-from timelines.selectors.entries import entries_for
+from timelines.selectors.entries import entries_of
 
 # How many extra reads a page may spend replacing statuses it could not show (deleted or refused).
 MAX_REFILL_READS = 3
@@ -102,12 +103,13 @@ def _timeline_messages(
     cursor = max_id or 0
     for _ in range(1 + MAX_REFILL_READS):
         wanted = count - len(statuses)
-        ids = store.timelines.timeline_page(
-            key, owner_key, max_id=cursor, since_id=since_id or 0, offset=offset, count=wanted
+        read = store.pages.read_page(
+            key, owner_key, viewer=viewer_uid, max_id=cursor, since_id=since_id or 0, offset=offset, count=wanted
         )
-        if ids is None:
+        if read is None:
             raise missing()
-        entries, _ = entries_for(ids, viewer=viewer_uid, context=context)
+        ids = read.ids
+        entries, _ = entries_of(read, viewer=viewer_uid, context=context)
         statuses.extend(entries[: count - len(statuses)])
         # Refill only when paging by cursor: with page numbers the next page would repeat what a refill took.
         if len(ids) < wanted or len(statuses) >= count or page > 1:

@@ -3,8 +3,9 @@
 One module per concern, used as ``store.<module>.<function>``: ``users``, ``statuses``, ``timelines`` (one
 timeline ZSET), ``fanout`` (writes to many timelines at once), ``graph`` (id sets with counters: followers,
 following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads),
-``likes``, ``reposts``, ``notifications``, ``privacy``, ``tags``, ``search`` and ``profiles`` (discovery and
-profile edits), ``moderation`` and ``stats`` (the dashboard's counters); ``lua`` registers the scripts in ``scripts/``.
+``likes``, ``reposts``, ``notifications``, ``privacy``, ``pages`` (a page of statuses for one viewer),
+``tags``, ``search`` and ``profiles`` (discovery and profile edits), ``moderation`` and ``stats`` (the
+dashboard's counters); ``lua`` registers the scripts in ``scripts/``.
 
 Functions here know keys and commands, not rules: services decide what to write and in which order,
 selectors decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless
@@ -22,6 +23,7 @@ from timelines.store import (
     lists,
     moderation,
     notifications,
+    pages,
     privacy,
     profiles,
     pubsub,
@@ -43,6 +45,7 @@ __all__ = [
     "lists",
     "moderation",
     "notifications",
+    "pages",
     "privacy",
     "profiles",
     "pubsub",

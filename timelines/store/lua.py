@@ -25,9 +25,15 @@ SCRIPTS_DIR = Path(__file__).resolve().parent / "scripts"
 _registered: weakref.WeakKeyDictionary[Redis, dict[str, Script]] = weakref.WeakKeyDictionary()
 
 
+INCLUDE = "-- include: "
+
+
 @cache
 def source(name: str) -> str:
-    return (SCRIPTS_DIR / f"{name}.lua").read_text()
+    """The text of ``scripts/<name>.lua``, with each ``-- include: <library>`` line replaced by that library
+    file (Redis has no way for one script to call another)."""
+    lines = (SCRIPTS_DIR / f"{name}.lua").read_text().splitlines(keepends=True)
+    return "".join(source(line[len(INCLUDE) :].strip()) if line.startswith(INCLUDE) else line for line in lines)
 
 
 def script(name: str, client: Redis | None = None) -> Script:

@@ -1,0 +1,227 @@
+"""Reading a page of statuses for one viewer in as few round trips as possible: one on a single Redis server.
+
+A page needs, for each status: whether it still exists, its counters (replies, reposts, likes), which
+original a repost stands for, and whether the viewer liked or reposted what it shows; and, for the policy, the
+moderation flags of the page's authors and the viewer's blocks, mutes and follows among them. Everything else
+in a status hash (author, text, time, reply and mention fields, extra data) never changes after the status is
+written, so readers keep those parts in a per-process cache (``selectors.status_cache``) and fetch the full
+hashes of the statuses they have not seen yet with ``store.statuses.get_statuses``. ``posted`` comes back
+with every status so a cached copy is used only for the very status it was read from (a flushed or restored
+Redis hands out the same ids again, never the same microsecond).
+
+On one server ``scripts/read_page.lua`` does it all in one call. On a Redis Cluster a script may not read keys
+of other slots, so the same data is read in four pipelined round trips (ids; statuses; originals; the viewer's
+flags and relations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from socialsite.redis_client import get_redis, is_cluster
+from timelines import keys
+from timelines.store.lua import script as _script
+from timelines.store.privacy import Relations
+from timelines.store.timelines import timeline_page
+
+STATUS_FIELDS = ("posted", "uid", "repost_of", "reply_count", "repost_count", "like_count")
+ORIGINAL_FIELDS = ("posted", "uid", "reply_count", "repost_count", "like_count")
+ENTRY_WIDTH = 13
+AUTHOR_WIDTH = 7
+
+
+class PageEntry(NamedTuple):
+    """What a page read says about one of its ids (``scripts/read_page.lua``'s order): ``uid`` None means the
+    status is gone; ``original_uid`` None means it is not a repost, or its original is gone."""
+
+    posted: str | None
+    uid: int | None
+    repost_of: int | None
+    replies: int
+    reposts: int
+    likes: int
+    original_posted: str | None
+    original_uid: int | None
+    original_replies: int
+    original_reposts: int
+    original_likes: int
+    liked: int  # 1 when the viewer liked the status shown (the original, for a repost)
+    reposted: int  # 1 when the viewer reposted it
+
+
+@dataclass(frozen=True, slots=True)
+class PageRead:
+    ids: list[int]
+    entries: list[PageEntry]
+    relations: Relations
+
+
+def _status_key_template() -> str:
+    return keys.status("\0")
+
+
+def _viewer_keys(viewer: int | None) -> list[str]:
+    if viewer is None:
+        return []
+    return [
+        keys.likes_of(viewer),
+        keys.user_reposts(viewer),
+        keys.blocks(viewer),
+        keys.blocked_by(viewer),
+        keys.mutes(viewer),
+        keys.following(viewer),
+    ]
+
+
+def read_page(
+    key: str,
+    owner_key: str,
+    *,
+    viewer: int | None,
+    max_id: int = 0,
+    since_id: int = 0,
+    offset: int = 0,
+    count: int,
+) -> PageRead | None:
+    """One page of the timeline ``key`` (paged as ``store.timelines.timeline_page``) as ``viewer`` reads it;
+    None when the timeline is empty and ``owner_key`` does not exist. One round trip on a single server."""
+    if is_cluster():
+        ids = timeline_page(key, owner_key, max_id=max_id, since_id=since_id, offset=offset, count=count)
+        return None if ids is None else _read_in_pipelines(ids, viewer)
+    reply = _script("read_page")(
+        keys=[key, owner_key, keys.SUSPENDED_USERS, keys.LIMITED_USERS, *_viewer_keys(viewer)],
+        args=["timeline", max_id, since_id, offset, count, _status_key_template()],
+    )
+    return None if reply is None else _parse(reply, viewer)
+
+
+def read_ids(ids: Sequence[int], *, viewer: int | None) -> PageRead:
+    """``read_page`` for statuses known by id (tag pages, search results, likes, threads), in that order."""
+    if not ids:
+        return PageRead([], [], Relations({}, frozenset(), frozenset(), frozenset()))
+    if is_cluster():
+        return _read_in_pipelines(list(ids), viewer)
+    reply = _script("read_page")(
+        keys=[
+            keys.status(ids[0]),
+            keys.status(ids[0]),
+            keys.SUSPENDED_USERS,
+            keys.LIMITED_USERS,
+            *_viewer_keys(viewer),
+        ],
+        args=["ids", 0, 0, 0, 0, _status_key_template(), *ids],
+    )
+    return _parse(reply, viewer)
+
+
+def _parse(reply: list[Any], viewer: int | None) -> PageRead:
+    ids, flat, authors = reply
+    make = PageEntry._make
+    entries = [make(flat[start : start + ENTRY_WIDTH]) for start in range(0, len(flat), ENTRY_WIDTH)]
+    rows = [authors[start : start + AUTHOR_WIDTH] for start in range(0, len(authors), AUTHOR_WIDTH)]
+    return PageRead(ids, entries, _relations(viewer, rows))
+
+
+_FLAGS = {
+    (False, False): frozenset(),
+    (True, False): frozenset({"suspended"}),
+    (False, True): frozenset({"limited"}),
+    (True, True): frozenset({"suspended", "limited"}),
+}
+
+
+def _number(value: Any) -> int:
+    return int(value) if value else 0
+
+
+def _relations(viewer: int | None, rows: list[list[Any]]) -> Relations:
+    """The policy's ``Relations`` between ``viewer`` and the authors of ``rows`` (uid, suspended, limited,
+    blocks, blocked by, mutes, follows)."""
+    flags: dict[int, frozenset[str]] = {}
+    blocked, muted, follows = set(), set(), set()
+    for author, suspended, limited, blocks, blocked_by, mutes, following in rows:
+        flags[author] = _FLAGS[bool(suspended), bool(limited)]
+        if viewer is None:
+            continue
+        if blocks or blocked_by:
+            blocked.add((viewer, author))
+        if mutes:
+            muted.add((viewer, author))
+        if following:
+            follows.add((viewer, author))
+    return Relations(flags, frozenset(blocked), frozenset(muted), frozenset(follows))
+
+
+def _read_in_pipelines(ids: list[int], viewer: int | None) -> PageRead:
+    """What ``read_page.lua`` returns, read with pipelines (a cluster): statuses, originals, then flags and
+    relations."""
+    client = get_redis()
+    if not ids:
+        return PageRead([], [], Relations({}, frozenset(), frozenset(), frozenset()))
+    with client.pipeline(transaction=False) as pipe:
+        for status_id in ids:
+            pipe.hmget(keys.status(status_id), list(STATUS_FIELDS))
+        statuses = pipe.execute()
+    originals_of = [fields[2] if fields[1] and fields[2] else None for fields in statuses]
+    wanted = [original for original in originals_of if original]
+    originals: dict[str, list[Any]] = {}
+    if wanted:
+        with client.pipeline(transaction=False) as pipe:
+            for original in wanted:
+                pipe.hmget(keys.status(original), list(ORIGINAL_FIELDS))
+            originals = dict(zip(wanted, pipe.execute(), strict=True))
+    empty: list[Any] = [None] * len(ORIGINAL_FIELDS)
+    shown = [int(original) if original else status_id for status_id, original in zip(ids, originals_of, strict=True)]
+    authors: list[int] = []
+    for fields, original in zip(statuses, originals_of, strict=True):
+        for uid in ((originals[original][1] if original else None), fields[1]):
+            if uid and int(uid) not in authors:
+                authors.append(int(uid))
+    liked: list[Any] = [None] * len(ids)
+    reposted: list[Any] = [None] * len(ids)
+    rows: list[list[Any]] = []
+    with client.pipeline(transaction=False) as pipe:
+        if authors:
+            pipe.smismember(keys.SUSPENDED_USERS, authors)
+            pipe.smismember(keys.LIMITED_USERS, authors)
+        relation_keys = _viewer_keys(viewer)[2:]
+        if viewer is not None:
+            pipe.zmscore(keys.likes_of(viewer), shown)
+            pipe.hmget(keys.user_reposts(viewer), shown)
+            if authors:
+                for key in relation_keys:
+                    pipe.zmscore(key, authors)
+        replies = pipe.execute() if (authors or viewer is not None) else []
+    if authors:
+        suspended, limited, *replies = replies
+    else:
+        suspended = limited = []
+    if viewer is not None:
+        liked, reposted, *relations = replies
+    else:
+        relations = []
+    for index, uid in enumerate(authors):
+        found = [relation[index] for relation in relations] if relations else [None] * 4
+        rows.append([uid, suspended[index], limited[index], *found])
+    entries = []
+    for fields, original, is_liked, is_reposted in zip(statuses, originals_of, liked, reposted, strict=True):
+        source = originals[original] if original else empty
+        exists = bool(fields[1])
+        original_exists = bool(source[1])
+        entries.append(
+            PageEntry(
+                fields[0],
+                int(fields[1]) if exists else None,
+                int(fields[2]) if exists and fields[2] else None,
+                *(_number(value) if exists else 0 for value in fields[3:6]),
+                source[0],
+                int(source[1]) if original_exists else None,
+                *(_number(value) if original_exists else 0 for value in source[2:5]),
+                int(is_liked is not None),
+                int(is_reposted is not None),
+            )
+        )
+    relation_rows = [[*row[:3], *(value is not None for value in row[3:])] for row in rows]
+    return PageRead(ids, entries, _relations(viewer, relation_rows))

@@ -1,0 +1,113 @@
+-- The one round trip of a page of statuses on a single Redis server (store.pages): the page's ids, what each
+-- entry needs besides the immutable fields a reader caches (store.pages explains why those never go stale),
+-- the viewer's likes and reposts of what the page shows, and the policy's relations between the viewer and
+-- the page's authors. It reads status hashes named by the timeline's members, so it is never sent to a
+-- Redis Cluster (store.pages reads the same there in a few pipelines).
+-- KEYS[1]  the timeline ZSET (home:{uid}, profile:{uid}, list:statuses:{id}, tag timeline), or any key in
+--          "ids" mode
+-- KEYS[2]  its owner's hash, only checked for existence when the timeline is empty
+-- KEYS[3]  users:suspended   SET
+-- KEYS[4]  users:limited     SET
+-- KEYS[5..10] with a viewer: likes:{v} ZSET, user:reposts:{v} HASH, blocks:{v}, blocked:by:{v}, mutes:{v},
+--          following:{v} ZSETs
+-- ARGV[1]  "timeline" (read a page of KEYS[1]) or "ids" (read the ids ARGV[7..])
+-- ARGV[2]  max_id, ARGV[3] since_id, ARGV[4] offset, ARGV[5] count (page_ids.lua; "timeline" mode)
+-- ARGV[6]  a status key with "\0" where its id goes (keys.status)
+-- returns  false when the timeline is empty and its owner does not exist; else {ids, entries, authors}:
+--          ids      {id, ...} newest first
+--          entries  13 values per id: posted, uid, repost_of, reply_count, repost_count, like_count of the
+--                   status (uid false: deleted; repost_of false: not a repost), the same but repost_of for a
+--                   repost's original (uid false: not a repost, or deleted), then liked and reposted (1/0) of
+--                   the status shown; uids and counts as integers (counts 0 when absent), posted as stored
+--          authors  7 values per author of a shown status or original: uid, suspended, limited, then (1/0)
+--                   the viewer blocks them, is blocked by them, mutes them, follows them
+-- include: page_ids
+local ids
+if ARGV[1] == 'timeline' then
+  ids = page_ids(KEYS[1], KEYS[2], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]))
+  if not ids then
+    return false
+  end
+else
+  ids = {}
+  for i = 7, #ARGV do
+    ids[#ids + 1] = ARGV[i]
+  end
+end
+local prefix, suffix = string.match(ARGV[6], '^(.*)%z(.*)$')
+local viewer = #KEYS >= 10
+
+local entries, shown, authors, seen = {}, {}, {}, {}
+local function author(uid)
+  if uid and not seen[uid] then
+    seen[uid] = true
+    authors[#authors + 1] = uid
+  end
+end
+for _, id in ipairs(ids) do
+  local status = redis.call('HMGET', prefix .. id .. suffix, 'posted', 'uid', 'repost_of', 'reply_count',
+    'repost_count', 'like_count')
+  entries[#entries + 1] = status[1]
+  entries[#entries + 1] = tonumber(status[2]) or false
+  entries[#entries + 1] = status[2] and tonumber(status[3]) or false
+  for i = 4, 6 do
+    entries[#entries + 1] = status[2] and tonumber(status[i]) or 0
+  end
+  local original = { false, false, false, false, false }
+  local shown_id = id
+  if status[2] and status[3] then
+    original = redis.call('HMGET', prefix .. status[3] .. suffix, 'posted', 'uid', 'reply_count', 'repost_count',
+      'like_count')
+    shown_id = status[3]
+    author(original[2])
+  end
+  entries[#entries + 1] = original[1]
+  entries[#entries + 1] = tonumber(original[2]) or false
+  for i = 3, 5 do
+    entries[#entries + 1] = original[2] and tonumber(original[i]) or 0
+  end
+  entries[#entries + 1] = 0
+  entries[#entries + 1] = 0
+  shown[#shown + 1] = shown_id
+  author(status[2])
+end
+
+if viewer and #shown > 0 then
+  local liked = redis.call('ZMSCORE', KEYS[5], unpack(shown))
+  local reposted = redis.call('HMGET', KEYS[6], unpack(shown))
+  for i = 1, #shown do
+    if liked[i] then
+      entries[13 * i - 1] = 1
+    end
+    if reposted[i] then
+      entries[13 * i] = 1
+    end
+  end
+end
+
+local flat = {}
+if #authors > 0 then
+  local suspended = redis.call('SMISMEMBER', KEYS[3], unpack(authors))
+  local limited = redis.call('SMISMEMBER', KEYS[4], unpack(authors))
+  local relations = {}
+  for k = 7, 10 do
+    if viewer then
+      relations[k] = redis.call('ZMSCORE', KEYS[k], unpack(authors))
+    else
+      relations[k] = {}
+    end
+  end
+  for i, uid in ipairs(authors) do
+    flat[#flat + 1] = tonumber(uid)
+    flat[#flat + 1] = suspended[i]
+    flat[#flat + 1] = limited[i]
+    for k = 7, 10 do
+      flat[#flat + 1] = relations[k][i] and 1 or 0
+    end
+  end
+end
+local numbers = {}
+for i, id in ipairs(ids) do
+  numbers[i] = tonumber(id)
+end
+return { numbers, entries, flat }
