@@ -34,3 +34,18 @@ def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
     compared = [row for row in report["rows"] if row["raw"] is not None]
     assert compared and all(row["product"] is not None and row["ratio"] is not None for row in compared)
     assert report["machine"]["redis"]
+    if not os.environ.get("REDIS_CLUSTER_URL"):
+        # The book's own code ran beside socialsite wherever it does the same operation.
+        with_book = {row["scenario"] for row in report["rows"] if row["book"] is not None}
+        assert with_book >= {"1 home read", "3 mixed"}
+        assert all(row["book_ratio"] is not None for row in report["rows"] if row["book"] is not None)
+
+
+def test_the_book_column_runs_the_books_code_as_printed():
+    """bench/book_ch8.py is the shared port of the book's listings, byte for byte (CI clones only this
+    repository, so it is vendored); the shared copy is compared when this machine has it."""
+    vendored = settings.BASE_DIR / "bench" / "book_ch8.py"
+    shared = settings.BASE_DIR.parent / "shared" / "bench" / "book_ch8.py"
+    assert "def get_status_messages(conn, uid, timeline='home:', page=1, count=30):" in vendored.read_text()
+    if shared.exists():
+        assert vendored.read_bytes() == shared.read_bytes()
