@@ -88,7 +88,13 @@ def strip_invisible(text: str) -> str:
     return text[start:end]
 
 
+# Control characters (category Cc): C0, DEL and C1. Most text has none, which a regex finds without a Python loop.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
 def _drop_controls(text: str, keep: str = "") -> str:
+    if not _CONTROLS.search(text):
+        return text
     return "".join(ch for ch in text if ch in keep or unicodedata.category(ch) != "Cc")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 from redis.exceptions import RedisError
 
@@ -27,16 +28,19 @@ def day_bucket(when: float) -> str:
     return datetime.fromtimestamp(when, tz=UTC).strftime("%Y%m%d")
 
 
-def _count(name: str, buckets: list[str], *, active_uid: int | None = None, day: str | None = None) -> None:
+def _count(
+    name: str, buckets: list[str], *, active_uid: int | None = None, day: str | None = None, pipe: Any = None
+) -> None:
     try:
-        store.stats.count(name, buckets, active_uid=active_uid, day=day)
+        store.stats.count(name, buckets, active_uid=active_uid, day=day, pipe=pipe)
     except RedisError:
         logger.warning("Could not count %s for the dashboard.", name, exc_info=True)
 
 
-def record_post(*, uid: int, when: float | None = None) -> None:
+def record_post(*, uid: int, when: float | None = None, pipe: Any = None) -> None:
+    """Count a post for the dashboard (on ``pipe``, a ``store.batch``, when given)."""
     when = time.time() if when is None else when
-    _count(POSTS, [hour_bucket(when)], active_uid=uid, day=day_bucket(when))
+    _count(POSTS, [hour_bucket(when)], active_uid=uid, day=day_bucket(when), pipe=pipe)
 
 
 def record_active(*, uid: int, when: float | None = None) -> None:

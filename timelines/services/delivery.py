@@ -48,7 +48,11 @@ def deliver_status(*, status: Mapping[str, Any]) -> None:
     it answers or mentions. A repost (``repost_of`` set) is delivered with deduplication of its original."""
     item = policy.Item.of_status(status)
     repost_of = status.get("repost_of")
-    for audience in AUDIENCES:
+    # Every audience's first targets in one round trip.
+    first = store.graph.members_after_many(
+        [(chosen.targets(item.author_uid), None, limits.POSTS_PER_PASS) for chosen in AUDIENCES.values()]
+    )
+    for audience, targets in zip(AUDIENCES, first, strict=True):
         deliver(
             audience=audience,
             uid=item.author_uid,
@@ -56,6 +60,7 @@ def deliver_status(*, status: Mapping[str, Any]) -> None:
             posted=float(status["posted"]),
             item=item,
             repost_of=int(repost_of) if repost_of else None,
+            targets=targets,
         )
     if not repost_of:
         _notify_conversation(status)
@@ -82,6 +87,7 @@ def deliver(
     cursor: Cursor | None = None,
     item: policy.Item | None = None,
     repost_of: int | None = None,
+    targets: list[tuple[str, float]] | None = None,
 ) -> int:
     """Deliver status ``status_id`` of ``uid`` to the next ``POSTS_PER_PASS`` targets of ``audience`` after
     ``cursor``, and queue the pass after it when there may be more.
@@ -91,9 +97,11 @@ def deliver(
     deleted meanwhile is skipped, not recreated. If the status was deleted while the pass ran, the pass takes
     it back out of the timelines it just wrote (the clean-up may already have passed them) and the chain stops.
     Returns the number of targets in this pass; O(POSTS_PER_PASS) in a fixed number of round trips.
+    ``targets``: this pass's targets when the caller already read them.
     """
     chosen = AUDIENCES[audience]
-    targets = store.graph.members_after(chosen.targets(uid), cursor, limits.POSTS_PER_PASS)
+    if targets is None:
+        targets = store.graph.members_after(chosen.targets(uid), cursor, limits.POSTS_PER_PASS)
     if not targets:
         return 0
     members = [member for member, _ in targets]

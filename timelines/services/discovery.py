@@ -38,16 +38,17 @@ def is_public(status: Mapping[str, Any]) -> bool:
     return chosen.allows(state, recipient=policy.PUBLIC, item=policy.Item.of_status(status))
 
 
-def index_status(status: Mapping[str, Any]) -> None:
+def index_status(status: Mapping[str, Any], *, pipe: Any = None) -> None:
     """Index a new status for search and, when the public may see it, add it to its tags' timelines and count
     its tags in the trending bucket of the hour it was posted.
 
-    ``status`` is the status as stored (``id``, ``uid``, ``message``, ``posted``). Two pipelined round trips
-    plus the policy's ``load``. Indexing again changes nothing but the trending count.
+    ``status`` is the status as stored (``id``, ``uid``, ``message``, ``posted``). Its words go on ``pipe``
+    (a ``store.batch``) when given, else in a round trip of their own; tags cost the policy's ``load`` and one
+    more. Indexing again changes nothing but the trending count.
     """
     status_id = int(status["id"])
     message = str(status.get("message") or "")
-    store.search.index_words(status_id, text.search_words(message))
+    store.search.index_words(status_id, text.search_words(message), pipe=pipe)
     tags = text.tags(message)
     if tags and is_public(status):
         posted = float(status["posted"])

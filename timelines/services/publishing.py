@@ -6,6 +6,7 @@ Pub/sub is at-most-once by nature: a failed publish is logged and the write it d
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from redis.exceptions import RedisError
 
@@ -14,9 +15,10 @@ from timelines import keys, store
 logger = logging.getLogger(__name__)
 
 
-def publish(message: str) -> None:
-    """Publish one encoded event on ``keys.STREAM_CHANNEL``; never raises for Redis errors."""
+def publish(message: str, *, pipe: Any = None) -> None:
+    """Publish one encoded event on ``keys.STREAM_CHANNEL`` (last on ``pipe``, a ``store.batch``, when given);
+    never raises for Redis errors."""
     try:
-        store.pubsub.publish(keys.STREAM_CHANNEL, message)
+        store.pubsub.publish(keys.STREAM_CHANNEL, message, pipe=pipe)
     except RedisError:
         logger.warning("Could not publish an event; the write itself succeeded.", exc_info=True)

@@ -9,6 +9,7 @@ parent's ``reply_count`` is kept exact by ``store.conversations``.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from timelines import events, exceptions, limits, store, text
@@ -18,14 +19,17 @@ from timelines.services.cleanup import finish_deletion
 from timelines.services.delivery import deliver_status
 from timelines.services.discovery import index_status
 from timelines.services.publishing import publish
-from timelines.services.users import require_user
 from timelines.validation import clean_extra, clean_message, parse_int
+
+logger = logging.getLogger(__name__)
 
 
 def create_status(*, uid: int, message: str, in_reply_to: int | None = None, **data: Any) -> Status:
     """Write a status hash for ``uid`` and return the status (book listing 8.2), without delivering or
     publishing it. Raises ``InvalidMessage``, ``InvalidStatusData``, ``UnknownUser`` or ``StatusNotFound``."""
-    return Status.from_hash(_create(uid=uid, message=message, in_reply_to=in_reply_to, data=data))
+    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, data=data)
+    store.statuses.write_status(int(fields["id"]), {**fields, "posted": repr(fields["posted"])})
+    return Status.from_hash(fields)
 
 
 def _parent(in_reply_to: object) -> dict[str, str]:
@@ -51,13 +55,14 @@ def _mentions(message: str) -> str:
     return ",".join(f"{uid}:{login}" for login, uid in zip(logins, found, strict=True) if uid is not None)
 
 
-def _create(*, uid: int, message: str, in_reply_to: int | None, data: dict[str, Any]) -> dict[str, Any]:
-    """Write the status hash; returns its fields in stored order, typed as events carry them."""
+def _fields(*, uid: int, message: str, in_reply_to: int | None, data: dict[str, Any]) -> dict[str, Any]:
+    """A new status's id and fields in stored order, typed as events carry them (not written yet)."""
     message = clean_message(message)
     extra = clean_extra(data)
     parent = _parent(in_reply_to) if in_reply_to is not None else None
-    author = require_user(uid)
-    status_id, posted_micros = store.statuses.next_status_id()
+    author, status_id, posted_micros = store.statuses.author_and_next_id(uid)
+    if not author:
+        raise exceptions.UnknownUser()
     posted = posted_micros / 1_000_000
     fields: dict[str, Any] = {
         **extra,
@@ -82,7 +87,6 @@ def _create(*, uid: int, message: str, in_reply_to: int | None, data: dict[str, 
     if author.get("private"):
         # Written while private: it stays for approved followers only, whatever the account does later.
         fields["private"] = 1
-    store.statuses.write_status(status_id, fields)
     return {**fields, "posted": posted}
 
 
@@ -96,9 +100,9 @@ def post_status(*, uid: int, message: str, in_reply_to: int | None = None, **dat
     answers and the users it mentions are notified. Raises ``InvalidMessage``, ``InvalidStatusData``,
     ``UnknownUser``, or ``StatusNotFound`` when the post answered is missing or deleted.
     """
-    fields = _create(uid=uid, message=message, in_reply_to=in_reply_to, data=data)
+    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, data=data)
     status_id, posted = int(fields["id"]), float(fields["posted"])
-    if store.statuses.add_to_profile(uid, status_id, posted) < 0:
+    if store.statuses.write_to_profile(uid, status_id, {**fields, "posted": repr(posted)}, posted) < 0:
         store.statuses.delete_status_if_owner(status_id, uid)
         raise exceptions.UnknownUser()
     if "in_reply_to" in fields:
@@ -106,9 +110,14 @@ def post_status(*, uid: int, message: str, in_reply_to: int | None = None, **dat
         store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
         store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
     deliver_status(status=fields)
-    index_status(fields)
-    record_post(uid=uid, when=posted)
-    publish(events.status_created(fields))
+    # What the post leaves besides itself, then its event, in one round trip.
+    with store.batch.pipeline() as pipe:
+        index_status(fields, pipe=pipe)
+        record_post(uid=uid, when=posted, pipe=pipe)
+        publish(events.status_created(fields), pipe=pipe)
+        errors = store.batch.execute(pipe)
+    if errors:
+        logger.warning("A new post's search words, counters or event failed: %s", errors[0])
     return status_id
 
 

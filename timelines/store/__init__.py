@@ -16,6 +16,7 @@ batch scripts of ``fanout`` and ``reposts``, which are sent per hash slot on a R
 from __future__ import annotations
 
 from timelines.store import (
+    batch,
     conversations,
     fanout,
     graph,
@@ -38,6 +39,7 @@ from timelines.store import (
 )
 
 __all__ = [
+    "batch",
     "conversations",
     "fanout",
     "graph",

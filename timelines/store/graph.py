@@ -42,6 +42,15 @@ def members_after(key: str, cursor: tuple[float, str] | None, count: int) -> lis
     return [(flat[i], float(flat[i + 1])) for i in range(0, len(flat), 2)]
 
 
+def members_after_many(requests: Sequence[tuple[str, tuple[float, str] | None, int]]) -> list[list[tuple[str, float]]]:
+    """``members_after`` for several (key, cursor, count) requests in one pipelined round trip per server."""
+    calls = []
+    for key, cursor, count in requests:
+        score, member = ("-inf", "") if cursor is None else (repr(cursor[0]), cursor[1])
+        calls.append(("followers_after", [key], [score, member, count]))
+    return [[(flat[i], float(flat[i + 1])) for i in range(0, len(flat), 2)] for flat in run_many(calls)]
+
+
 def set_add_capped(set_key: str, hash_key: str, member: int, score: float, counter: str, limit: int) -> int:
     """Add ``member`` to a set of limited size and reset its counter (1 added, 0 already, -1 no hash,
     -2 full); scripts/set_add_capped.lua."""

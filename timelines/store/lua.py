@@ -17,6 +17,7 @@ from redis import Redis
 from redis.cluster import RedisCluster
 from redis.commands.core import Script
 from redis.crc import key_slot
+from redis.exceptions import NoScriptError
 
 from socialsite.redis_client import get_redis
 
@@ -43,14 +44,34 @@ def script(name: str, client: Redis | None = None) -> Script:
     found = per_client.get(name)
     if found is None:
         found = per_client[name] = client.register_script(source(name))
-        if isinstance(client, RedisCluster):
-            # A cluster pipeline sends EVALSHA as it is, without loading a missing script first: load it on
-            # every primary now (SCRIPT LOAD goes to all of them).
-            client.script_load(source(name))
+        # Pipelines send a bare EVALSHA (``queue``), which cannot load a missing script: load it now (on a
+        # cluster, SCRIPT LOAD goes to every primary).
+        client.script_load(source(name))
     return found
 
 
 Call = tuple[str, Sequence[str], Sequence[Any]]
+
+
+def queue(pipe: Any, client: Redis, name: str, keys: Sequence[str], args: Sequence[Any] = ()) -> None:
+    """Queue ``scripts/<name>.lua`` on ``pipe`` (a pipeline of ``client``) as a bare EVALSHA. redis-py's own
+    script objects make every pipeline ask SCRIPT EXISTS first, one more round trip each time; the script is
+    loaded once per client instead (``script``), and ``execute`` re-runs a call that a server restarted since
+    no longer knows."""
+    pipe.execute_command("EVALSHA", script(name, client).sha, len(keys), *keys, *args)
+
+
+def execute(pipe: Any, client: Redis, calls: Sequence[Call | None]) -> list[Any]:
+    """Execute ``pipe`` whose queued commands were ``calls`` in order (a script call, or None for a plain
+    command); a script the server answered NOSCRIPT is loaded and run again on its own. Other errors raise."""
+    replies = pipe.execute(raise_on_error=False)
+    for index, reply in enumerate(replies):
+        if isinstance(reply, NoScriptError) and calls[index] is not None:
+            name, keys, args = calls[index]  # type: ignore[misc]
+            replies[index] = script(name, client)(keys=list(keys), args=list(args))
+        elif isinstance(reply, Exception):
+            raise reply
+    return replies
 
 
 def run_many(calls: Sequence[Call]) -> list[Any]:
@@ -67,8 +88,8 @@ def run_many(calls: Sequence[Call]) -> list[Any]:
     if not isinstance(client, RedisCluster):
         with client.pipeline(transaction=False) as pipe:
             for name, keys, args in calls:
-                script(name, client)(keys=list(keys), args=list(args), client=pipe)
-            return pipe.execute()
+                queue(pipe, client, name, keys, args)
+            return execute(pipe, client, calls)
     by_node: dict[str, list[int]] = {}
     nodes = {}
     for index, (_, keys, _) in enumerate(calls):
@@ -81,8 +102,8 @@ def run_many(calls: Sequence[Call]) -> list[Any]:
         with server.pipeline(transaction=False) as pipe:
             for index in indexes:
                 name, keys, args = calls[index]
-                script(name, server)(keys=list(keys), args=list(args), client=pipe)
-            for index, reply in zip(indexes, pipe.execute(), strict=True):
+                queue(pipe, server, name, keys, args)
+            for index, reply in zip(indexes, execute(pipe, server, [calls[i] for i in indexes]), strict=True):
                 replies[index] = reply
     return replies
 

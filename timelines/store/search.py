@@ -9,21 +9,26 @@ shard (scripts/search_shard.lua), the sixteen of them pipelined.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from typing import Any
 
 from socialsite.redis_client import get_redis
 from timelines import keys, limits
 from timelines.store.lua import run_many
 
 
-def index_words(status_id: int, words: Collection[str]) -> None:
-    """Add a status to the set of each of its words, in its shard. One pipelined round trip; idempotent."""
+def index_words(status_id: int, words: Collection[str], *, pipe: Any = None) -> None:
+    """Add a status to the set of each of its words, in its shard. One pipelined round trip, or queued on
+    ``pipe`` (``store.batch``); idempotent."""
     if not words:
         return
     shard = keys.search_shard(status_id)
-    with get_redis().pipeline(transaction=False) as pipe:
+    if pipe is not None:
         for word in words:
             pipe.zadd(keys.search_word(shard, word), {str(status_id): status_id})
-        pipe.execute()
+        return
+    with get_redis().pipeline(transaction=False) as own:
+        index_words(status_id, words, pipe=own)
+        own.execute()
 
 
 def unindex_words(status_id: int, words: Collection[str]) -> None:

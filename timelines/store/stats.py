@@ -8,6 +8,7 @@ tag, so a week of them is one pipeline on one slot.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from socialsite.redis_client import get_redis
 from timelines import keys
@@ -16,19 +17,24 @@ from timelines import keys
 TTL_SECONDS = 15 * 24 * 3600
 
 
-def count(name: str, buckets: Sequence[str], *, active_uid: int | None = None, day: str | None = None) -> None:
+def count(
+    name: str, buckets: Sequence[str], *, active_uid: int | None = None, day: str | None = None, pipe: Any = None
+) -> None:
     """Add one to the counter ``name`` in each of ``buckets`` and, with ``active_uid``, count that user as
-    active on ``day``. One pipelined round trip."""
-    with get_redis().pipeline(transaction=False) as pipe:
-        for bucket in buckets:
-            key = keys.stat(name, bucket)
-            pipe.incr(key)
-            pipe.expire(key, TTL_SECONDS)
-        if active_uid is not None and day is not None:
-            key = keys.stat("active", day)
-            pipe.pfadd(key, active_uid)
-            pipe.expire(key, TTL_SECONDS)
-        pipe.execute()
+    active on ``day``. One pipelined round trip, or queued on ``pipe`` (``store.batch``)."""
+    if pipe is None:
+        with get_redis().pipeline(transaction=False) as own:
+            count(name, buckets, active_uid=active_uid, day=day, pipe=own)
+            own.execute()
+        return
+    for bucket in buckets:
+        key = keys.stat(name, bucket)
+        pipe.incr(key)
+        pipe.expire(key, TTL_SECONDS)
+    if active_uid is not None and day is not None:
+        key = keys.stat("active", day)
+        pipe.pfadd(key, active_uid)
+        pipe.expire(key, TTL_SECONDS)
 
 
 def read(name: str, buckets: Sequence[str]) -> list[int]:

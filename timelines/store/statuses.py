@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from socialsite.redis_client import get_redis
+from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys, limits
+from timelines.store import lua
 from timelines.store.lua import script as _script
 
 
@@ -16,6 +17,38 @@ def next_status_id() -> tuple[int, int]:
     """A new status id and its posted time in microseconds, both strictly increasing (one script)."""
     status_id, micros = _script("next_status_id")(keys=[keys.STATUS_ID_COUNTER])
     return int(status_id), int(micros)
+
+
+def author_and_next_id(uid: int) -> tuple[dict[str, str], int, int]:
+    """``user:{uid}`` (``{}`` when there is none) and, as ``next_status_id``, a new id and its time. One
+    pipelined round trip on a single server (an id drawn for a missing author is simply never used)."""
+    client = get_redis()
+    if is_cluster():
+        return client.hgetall(keys.user(uid)), *next_status_id()
+    with client.pipeline(transaction=False) as pipe:
+        pipe.hgetall(keys.user(uid))
+        lua.queue(pipe, client, "next_status_id", [keys.STATUS_ID_COUNTER])
+        author, (status_id, micros) = lua.execute(
+            pipe, client, [None, ("next_status_id", [keys.STATUS_ID_COUNTER], [])]
+        )
+    return author, int(status_id), int(micros)
+
+
+def write_to_profile(uid: int, status_id: int, fields: dict[str, str | int | float], posted: float) -> int:
+    """``write_status`` then ``add_to_profile`` (with home); the latter's result. One pipelined round trip on a
+    single server; on a cluster the two keys' nodes in turn."""
+    profile_keys = [keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)]
+    profile_args = [status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home"]
+    client = get_redis()
+    if is_cluster():
+        write_status(status_id, fields)
+        return int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
+    with client.pipeline(transaction=False) as pipe:
+        pipe.hset(keys.status(status_id), mapping=fields)
+        call: lua.Call = ("add_to_profile", profile_keys, profile_args)
+        lua.queue(pipe, client, *call)
+        _, added = lua.execute(pipe, client, [None, call])
+    return int(added)
 
 
 def write_status(status_id: int, fields: dict[str, str | int | float]) -> None:

@@ -1,0 +1,49 @@
+"""One pipelined round trip for the writes of several store modules that belong to one change, e.g. what a
+new post leaves besides itself: its search words, the dashboard's counters and its event.
+
+Store functions that can join a batch take ``pipe=``: given one, they queue their commands on it and return
+nothing; the caller runs the batch with ``execute``. Plain commands only (no scripts), so a batch works on a
+single server and on a cluster alike (a cluster pipeline writes once to each node it needs). A cluster
+pipeline refuses PUBLISH, so there a batch's messages are published right after it ran, in order. See
+``timelines.store`` for the rules every store module follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from socialsite.redis_client import get_redis, is_cluster
+
+
+class Batch:
+    """A non-transactional pipeline (its commands are queued through it) that also takes messages."""
+
+    def __init__(self, pipe: Any) -> None:
+        self._pipe = pipe
+        self._messages: list[tuple[str, str]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pipe, name)
+
+    def publish(self, channel: str, message: str) -> None:
+        if is_cluster():
+            self._messages.append((channel, message))
+        else:
+            self._pipe.publish(channel, message)
+
+
+@contextmanager
+def pipeline() -> Iterator[Batch]:
+    with get_redis().pipeline(transaction=False) as pipe:
+        yield Batch(pipe)
+
+
+def execute(batch: Batch) -> list[Exception]:
+    """Run the batch; the errors some of its commands answered (the others took effect). A server that cannot
+    be reached raises as any command does."""
+    replies = batch._pipe.execute(raise_on_error=False)
+    for channel, message in batch._messages:
+        get_redis().publish(channel, message)
+    return [reply for reply in replies if isinstance(reply, Exception)]
