@@ -64,7 +64,9 @@ def test_block_and_mute_buttons_and_their_settings_pages():
     assert "@bob" in alice.get("/settings/mutes").content.decode()
     alice.post("/@bob/unmute")
     alice.post("/@bob/block")
-    assert "Unblock" in buttons(alice.get("/@bob").content.decode())
+    blocking_view = alice.get("/@bob").content.decode()
+    assert "Unblock" in buttons(blocking_view)
+    assert "You blocked @bob." in blocking_view and "This account is private" not in blocking_view
     assert post not in status_ids(alice.get("/@bob"))
     blocked_view = bob.get("/@alice").content.decode()
     assert "You are blocked" in blocked_view and "Follow" not in buttons(blocked_view)
