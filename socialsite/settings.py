@@ -189,6 +189,8 @@ TIMELINES_POLICY = os.environ.get("SOCIALSITE_POLICY") or "timelines.privacy.Pri
 # How many status records each process keeps so a page reads only counters from Redis
 # (timelines/selectors/status_cache.py); about 1.5 KB each. 0 turns the cache off.
 TIMELINES_STATUS_CACHE_SIZE = int(os.environ.get("TIMELINES_STATUS_CACHE_SIZE", "10000"))
+# How many rendered posts each process keeps (timelines/templatetags/status_fragments.py); about 2 KB each.
+TIMELINES_FRAGMENT_CACHE_SIZE = int(os.environ.get("TIMELINES_FRAGMENT_CACHE_SIZE", "5000"))
 # Where the live home timeline is served (streaming/live.py); the home page links to it.
 LIVE_HOME_PATH = "live/home"
 # ... and where every other page of a logged-in viewer follows their unread notification count.
