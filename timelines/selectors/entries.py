@@ -16,7 +16,7 @@ from typing import Any
 
 from timelines import policy, store
 from timelines.records import Author, TimelineEntry
-from timelines.selectors import status_cache
+from timelines.selectors.status_cache import get_statuses as cached_statuses
 from timelines.store.pages import PageRead
 
 
@@ -38,7 +38,7 @@ def entries_of(read: PageRead, *, viewer: int | None, context: str = policy.FEED
         if row.original_uid is not None:
             original = (row.original_replies, row.original_reposts, row.original_likes)
             wanted[row.repost_of] = (row.repost_of, row.original_posted, original)  # type: ignore[index]
-    records = status_cache.get_statuses(list(wanted.values()))
+    records = cached_statuses(list(wanted.values()))
     entries: list[TimelineEntry] = []
     seen: set[int] = set()
     found = 0

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys, limits
-from timelines.store import lua
+from timelines.store.lua import Call, execute, queue
 from timelines.store.lua import script as _script
 
 
@@ -27,10 +27,8 @@ def author_and_next_id(uid: int) -> tuple[dict[str, str], int, int]:
         return client.hgetall(keys.user(uid)), *next_status_id()
     with client.pipeline(transaction=False) as pipe:
         pipe.hgetall(keys.user(uid))
-        lua.queue(pipe, client, "next_status_id", [keys.STATUS_ID_COUNTER])
-        author, (status_id, micros) = lua.execute(
-            pipe, client, [None, ("next_status_id", [keys.STATUS_ID_COUNTER], [])]
-        )
+        queue(pipe, client, "next_status_id", [keys.STATUS_ID_COUNTER])
+        author, (status_id, micros) = execute(pipe, client, [None, ("next_status_id", [keys.STATUS_ID_COUNTER], [])])
     return author, int(status_id), int(micros)
 
 
@@ -45,9 +43,9 @@ def write_to_profile(uid: int, status_id: int, fields: dict[str, str | int | flo
         return int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
     with client.pipeline(transaction=False) as pipe:
         pipe.hset(keys.status(status_id), mapping=fields)
-        call: lua.Call = ("add_to_profile", profile_keys, profile_args)
-        lua.queue(pipe, client, *call)
-        _, added = lua.execute(pipe, client, [None, call])
+        call: Call = ("add_to_profile", profile_keys, profile_args)
+        queue(pipe, client, *call)
+        _, added = execute(pipe, client, [None, call])
     return int(added)
 
 
