@@ -86,7 +86,13 @@ def render_entry(entry: TimelineEntry, *, viewer_uid: int) -> bytes:
 @dataclass
 class LiveEncoder:
     """The SSE bytes of one viewer's live page. A post is rendered once per event and kept on it: the same
-    bytes serve every viewer but its author (who also gets Delete)."""
+    bytes serve every viewer but its author (who also gets Delete).
+
+    That sharing holds because ``_status.html`` depends on its viewer only through ``viewer_uid``: whether
+    someone is logged in (Like and Repost) and whether they wrote the post (Delete). Every viewer of a live page
+    is logged in, so two renders cover them all; a request-bound value such as a CSRF token is never rendered
+    here (htmx sends the page's token in a header).
+    """
 
     uid: int
     posts: bool = True
@@ -116,10 +122,13 @@ class LiveEncoder:
     def _rendered(self, item: dict[str, Any]) -> bytes:
         mine = int(item["uid"]) == self.uid
         cache = getattr(item, "cache", None)
-        key = ("html", self.uid if mine else None)
+        key = ("html", mine)
         if cache is not None and key in cache:
             return cache[key]
-        rendered = render_entry(entry_of(item), viewer_uid=self.uid if mine else 0)
+        # Rendered as this viewer, kept for every viewer who stands where they stand (author or not): the page of
+        # any other logged-in follower is the same, and a viewer uid of 0 would render an anonymous reader's
+        # page, without Like and Repost.
+        rendered = render_entry(entry_of(item), viewer_uid=self.uid)
         if cache is not None:
             cache[key] = rendered
         return rendered
