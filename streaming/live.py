@@ -10,7 +10,8 @@
 - ``event: notifications``, ``data: {"unread": n}``: the viewer's unread notification count, for the header;
 - ``event: reload``, ``data: {"reason": ...}``: the viewer fell behind and the server closes the stream; the
   browser reconnects and catches up from its ``Last-Event-ID``;
-- a ``: keep-alive`` comment when idle, so proxies keep the connection and a vanished client is noticed.
+- a ``: keep-alive`` comment after ``STREAMING_KEEPALIVE_SECONDS`` idle (the API's setting), so proxies keep
+  the connection and a vanished client is noticed.
 
 No gap between the page and the stream: the stream subscribes first, then sends the home timeline's entries
 newer than ``since_id`` (the newest on the page, or the browser's ``Last-Event-ID`` after a reconnect), then
@@ -141,7 +142,6 @@ class LivePage:
     """The ASGI application of ``/live/home`` (``posts=True``) and ``/live/me`` (notices only)."""
 
     refresh_seconds = 10.0
-    keepalive_seconds = 15.0
 
     def __init__(self, *, posts: bool) -> None:
         self.posts = posts
@@ -197,8 +197,7 @@ class LivePage:
         async def preamble() -> list[bytes]:
             chunks = [f"retry: {RETRY_MILLISECONDS}\n\n".encode()]
             if self.posts:
-                for entry in reversed(await _backfill(uid, since_id)):  # oldest first: each goes on top
-                    chunks.append(render_entry(entry, viewer_uid=uid))
+                chunks.extend(await _backfill(uid, since_id))
             chunks.append(b": live\n\n")
             return chunks
 
@@ -225,7 +224,6 @@ class LivePage:
             headers=SSE_HEADERS,
             preamble=preamble,
             unavailable=lambda: _plain(send, 503, "The stream is unavailable right now.\n"),
-            keepalive_seconds=self.keepalive_seconds,
             extra=refresh,
             raw_send=raw_send,
         )
@@ -257,11 +255,18 @@ async def _authors(uid: int) -> frozenset[int]:
     return frozenset([uid, *following])
 
 
-async def _backfill(uid: int, since_id: int) -> list[TimelineEntry]:
+def _catch_up(uid: int, since_id: int) -> list[bytes]:
+    """The ``post`` events of the home timeline's entries newer than ``since_id``, oldest first (each goes on
+    top). Rendered here, for this viewer (what they liked or reposted shows), in the thread that read them:
+    a page of renders on the event loop would hold every stream of the process, and a cut-off makes many
+    pages reconnect at once."""
+    entries = selectors.get_status_messages(uid=uid, timeline="home", since_id=since_id or None, count=BACKFILL_COUNT)
+    return [render_entry(entry, viewer_uid=uid) for entry in reversed(entries)]
+
+
+async def _backfill(uid: int, since_id: int) -> list[bytes]:
     try:
-        return await sync_to_async(selectors.get_status_messages, thread_sensitive=False)(
-            uid=uid, timeline="home", since_id=since_id or None, count=BACKFILL_COUNT
-        )
+        return await sync_to_async(_catch_up, thread_sensitive=False)(uid, since_id)
     except UNAVAILABLE_ERRORS:
         return []
 

@@ -249,9 +249,10 @@ def test_closing_the_page_frees_its_subscription(people):
     asyncio.run(scenario())
 
 
-def test_an_idle_stream_sends_keep_alives(people, monkeypatch):
+def test_an_idle_stream_sends_keep_alives(people, settings):
+    """The live home keeps alive on the streaming API's setting (STREAMING_KEEPALIVE_SECONDS)."""
     alice, _, _ = people
-    monkeypatch.setattr(live.LivePage, "keepalive_seconds", 0.2)
+    settings.STREAMING_KEEPALIVE_SECONDS = 0.2
 
     async def scenario() -> None:
         page = LivePage(viewer(alice))
