@@ -298,6 +298,11 @@ class Hub:
                     idle = 0.0
                     if message.get("type") == "message":
                         self.dispatch(message["data"])
+                        # get_message does not suspend while the connection's read buffer still holds messages
+                        # (64 KiB is a burst of ~150 posts), and daphne's send never suspends either: without
+                        # this, a burst would fill every queue before any writer ran, and cut off clients that
+                        # read perfectly well. Yielding lets the writers this event woke take it first.
+                        await asyncio.sleep(0)
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as error:
