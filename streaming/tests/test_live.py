@@ -17,7 +17,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import sign_up
-from streaming import live
+from streaming import live, matching
 from streaming.hub import get_hub
 from timelines import services
 from timelines.tests import policies
@@ -192,6 +192,32 @@ def test_a_live_post_is_the_html_the_page_shows_to_its_author_and_to_a_follower(
         assert article(caught_up[user.uid], status_id) == shown
     assert ">Like<" in shown and ">Repost<" in shown and ">Delete<" in shown  # bob's own page
     assert ">Like<" in live_html[alice.uid] and ">Delete<" not in live_html[alice.uid]
+
+
+def test_a_post_is_rendered_once_for_every_follower_and_once_for_its_author(people):
+    """The hub hands one event to every live home; its HTML is kept on it: one render for all the followers, a
+    second for its author's own page (with Delete), whatever the number of viewers."""
+    alice, bob, carol = people
+    services.follow_user(uid=carol, other_uid=bob)
+
+    async def scenario() -> None:
+        pages = [LivePage(viewer(uid)) for uid in (alice, carol, bob)]
+        for page in pages:
+            assert await page.open() == 200
+            await page.until_live()
+        # Another subscription of the same hub is handed the very event object the pages were.
+        onlooker = get_hub().subscribe(index_keys={matching.ALL}, matches=lambda event: True)
+        status_id = await post(bob, "one render for all")
+        shown = [(await page.next_event())["html"] for page in pages]
+        event = await asyncio.wait_for(onlooker.get(), 5)
+        onlooker.close()
+        assert event["id"] == status_id
+        assert {key for key in event.cache if isinstance(key, tuple)} == {("html", False), ("html", True)}
+        assert shown[0] == shown[1] != shown[2]
+        for page in pages:
+            await page.close()
+
+    asyncio.run(scenario())
 
 
 def test_the_stream_catches_up_from_the_page_or_the_last_event_id(people):
