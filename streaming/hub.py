@@ -11,8 +11,9 @@ its pending events are dropped and it receives a ``Disconnect`` with the reason,
 and without memory growing. (The queue only fills if its reader stops taking events while the client is not
 reading; on daphne that takes ``streaming.flow``, because daphne's ``send`` never waits.) Closing a
 subscription removes it at once; when the last one closes, the hub stops reading and drops its Redis
-connection. If the connection dies (Redis restarted, the subscriber killed), the hub reconnects with a short
-backoff and carries on; events published while it was away are lost, as pub/sub is at-most-once by nature.
+connection. If the connection dies (Redis restarted, the subscriber killed) or stops answering (an idle
+connection's PING goes unanswered), the hub reconnects with a short backoff, never blocking the event loop, and
+carries on; events published while it was away are lost, as pub/sub is at-most-once by nature.
 
 Every event is put to the per-recipient policy (``timelines.policy``) once for the public
 (``recipient=None``), before any subscription sees it; subscriptions are public by default and are offered only
@@ -44,8 +45,13 @@ logger = logging.getLogger(__name__)
 DEFAULT_QUEUE_SIZE = 1000
 RECONNECT_MIN_SECONDS = 0.1
 RECONNECT_MAX_SECONDS = 2.0
-# How often an idle subscriber connection is checked with PING, so a silently dead one is replaced.
+# How often an idle subscriber connection is checked with PING, and how long its answer may take: the connection
+# has no read timeout (it may rightly stay idle for hours), so a server that stopped answering (paused, wedged,
+# or gone without a reset) would otherwise hold the hub, and every stream of the process, silent for good.
 PING_INTERVAL_SECONDS = 10.0
+PONG_TIMEOUT_SECONDS = 5.0
+# Connecting, SUBSCRIBE and the policy's public state, for the same reason.
+HANDSHAKE_TIMEOUT_SECONDS = 5.0
 READ_TIMEOUT_SECONDS = 1.0
 
 FALLING_BEHIND = "falling behind"
@@ -280,24 +286,37 @@ class Hub:
         while True:
             client = pubsub = None
             try:
+                # The client is only built here (no I/O, never starts a server); asyncio.timeout raises TimeoutError,
+                # an OSError, so a server that accepts but does not answer counts as lost, like one that refuses.
                 client = get_async_redis(subscriber=True)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(self.channel)
-                self.public_state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
+                async with asyncio.timeout(HANDSHAKE_TIMEOUT_SECONDS):
+                    await pubsub.subscribe(self.channel)
+                    self.public_state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
                 self.connected.set()
                 delay = RECONNECT_MIN_SECONDS
                 idle = 0.0
+                pinged: float | None = None  # when the unanswered PING was sent
                 while True:
                     message = await pubsub.get_message(timeout=READ_TIMEOUT_SECONDS)
                     if message is None:
                         idle += READ_TIMEOUT_SECONDS
-                        if idle >= PING_INTERVAL_SECONDS:
-                            await pubsub.ping()
-                            idle = 0.0
+                        if pinged is not None and idle >= PONG_TIMEOUT_SECONDS:
+                            raise TimeoutError(f"no answer to PING in {PONG_TIMEOUT_SECONDS:.0f}s")
+                        if pinged is None and idle >= PING_INTERVAL_SECONDS:
+                            async with asyncio.timeout(PONG_TIMEOUT_SECONDS):
+                                await pubsub.ping()
+                            pinged, idle = asyncio.get_running_loop().time(), 0.0
                         continue
-                    idle = 0.0
+                    # Anything read, the PONG or an event, shows the connection is alive.
+                    idle, pinged = 0.0, None
                     if message.get("type") == "message":
                         self.dispatch(message["data"])
+                        # get_message does not suspend while the connection's read buffer still holds messages
+                        # (64 KiB is a burst of ~150 posts), and daphne's send never suspends either: without
+                        # this, a burst would fill every queue before any writer ran, and cut off clients that
+                        # read perfectly well. Yielding lets the writers this event woke take it first.
+                        await asyncio.sleep(0)
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as error:

@@ -10,7 +10,8 @@
 - ``event: notifications``, ``data: {"unread": n}``: the viewer's unread notification count, for the header;
 - ``event: reload``, ``data: {"reason": ...}``: the viewer fell behind and the server closes the stream; the
   browser reconnects and catches up from its ``Last-Event-ID``;
-- a ``: keep-alive`` comment when idle, so proxies keep the connection and a vanished client is noticed.
+- a ``: keep-alive`` comment after ``STREAMING_KEEPALIVE_SECONDS`` idle (the API's setting), so proxies keep
+  the connection and a vanished client is noticed.
 
 No gap between the page and the stream: the stream subscribes first, then sends the home timeline's entries
 newer than ``since_id`` (the newest on the page, or the browser's ``Last-Event-ID`` after a reconnect), then
@@ -86,7 +87,13 @@ def render_entry(entry: TimelineEntry, *, viewer_uid: int) -> bytes:
 @dataclass
 class LiveEncoder:
     """The SSE bytes of one viewer's live page. A post is rendered once per event and kept on it: the same
-    bytes serve every viewer but its author (who also gets Delete)."""
+    bytes serve every viewer but its author (who also gets Delete).
+
+    That sharing holds because ``_status.html`` depends on its viewer only through ``viewer_uid``: whether
+    someone is logged in (Like and Repost) and whether they wrote the post (Delete). Every viewer of a live page
+    is logged in, so two renders cover them all; a request-bound value such as a CSRF token is never rendered
+    here (htmx sends the page's token in a header).
+    """
 
     uid: int
     posts: bool = True
@@ -116,10 +123,13 @@ class LiveEncoder:
     def _rendered(self, item: dict[str, Any]) -> bytes:
         mine = int(item["uid"]) == self.uid
         cache = getattr(item, "cache", None)
-        key = ("html", self.uid if mine else None)
+        key = ("html", mine)
         if cache is not None and key in cache:
             return cache[key]
-        rendered = render_entry(entry_of(item), viewer_uid=self.uid if mine else 0)
+        # Rendered as this viewer, kept for every viewer who stands where they stand (author or not): the page of
+        # any other logged-in follower is the same, and a viewer uid of 0 would render an anonymous reader's
+        # page, without Like and Repost.
+        rendered = render_entry(entry_of(item), viewer_uid=self.uid)
         if cache is not None:
             cache[key] = rendered
         return rendered
@@ -132,7 +142,6 @@ class LivePage:
     """The ASGI application of ``/live/home`` (``posts=True``) and ``/live/me`` (notices only)."""
 
     refresh_seconds = 10.0
-    keepalive_seconds = 15.0
 
     def __init__(self, *, posts: bool) -> None:
         self.posts = posts
@@ -188,8 +197,7 @@ class LivePage:
         async def preamble() -> list[bytes]:
             chunks = [f"retry: {RETRY_MILLISECONDS}\n\n".encode()]
             if self.posts:
-                for entry in reversed(await _backfill(uid, since_id)):  # oldest first: each goes on top
-                    chunks.append(render_entry(entry, viewer_uid=uid))
+                chunks.extend(await _backfill(uid, since_id))
             chunks.append(b": live\n\n")
             return chunks
 
@@ -216,7 +224,6 @@ class LivePage:
             headers=SSE_HEADERS,
             preamble=preamble,
             unavailable=lambda: _plain(send, 503, "The stream is unavailable right now.\n"),
-            keepalive_seconds=self.keepalive_seconds,
             extra=refresh,
             raw_send=raw_send,
         )
@@ -248,11 +255,18 @@ async def _authors(uid: int) -> frozenset[int]:
     return frozenset([uid, *following])
 
 
-async def _backfill(uid: int, since_id: int) -> list[TimelineEntry]:
+def _catch_up(uid: int, since_id: int) -> list[bytes]:
+    """The ``post`` events of the home timeline's entries newer than ``since_id``, oldest first (each goes on
+    top). Rendered here, for this viewer (what they liked or reposted shows), in the thread that read them:
+    a page of renders on the event loop would hold every stream of the process, and a cut-off makes many
+    pages reconnect at once."""
+    entries = selectors.get_status_messages(uid=uid, timeline="home", since_id=since_id or None, count=BACKFILL_COUNT)
+    return [render_entry(entry, viewer_uid=uid) for entry in reversed(entries)]
+
+
+async def _backfill(uid: int, since_id: int) -> list[bytes]:
     try:
-        return await sync_to_async(selectors.get_status_messages, thread_sensitive=False)(
-            uid=uid, timeline="home", since_id=since_id or None, count=BACKFILL_COUNT
-        )
+        return await sync_to_async(_catch_up, thread_sensitive=False)(uid, since_id)
     except UNAVAILABLE_ERRORS:
         return []
 

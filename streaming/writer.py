@@ -88,7 +88,6 @@ async def serve(
     headers: Sequence[tuple[bytes, bytes]],
     preamble: Callable[[], Awaitable[Iterable[bytes]]] | None = None,
     unavailable: Callable[[], Awaitable[None]] | None = None,
-    keepalive_seconds: float | None = None,
     extra: Callable[[], Awaitable[None]] | None = None,
     raw_send: Send | None = None,
 ) -> None:
@@ -115,7 +114,9 @@ async def serve(
         # client knows it is subscribed before any event arrives.
         await send({"type": "http.response.body", "body": first, "more_body": True})
         flow = flow_for(raw_send or send, send_buffer_bytes=settings.STREAMING_SEND_BUFFER_BYTES)
-        keepalive = settings.STREAMING_KEEPALIVE_SECONDS if keepalive_seconds is None else keepalive_seconds
+        # One setting for every stream: 30 s is well inside the idle timeouts of common proxies (nginx, load
+        # balancers: 60 s), for the live pages too.
+        keepalive = settings.STREAMING_KEEPALIVE_SECONDS
         writer = asyncio.ensure_future(write_events(subscription, send, flow, encoder, keepalive=keepalive))
         open_streams.add(writer)
         tasks = [writer, asyncio.ensure_future(wait_for_disconnect(receive))]

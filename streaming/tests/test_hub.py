@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 
 import pytest
 
 from socialsite import embedded_redis, redis_client
 from socialsite.redis_client import get_redis
+from streaming import hub as hub_module
 from streaming import matching
 from streaming.hub import FALLING_BEHIND, Disconnect, Hub
 from timelines import keys, services
@@ -165,6 +168,44 @@ def test_the_hub_survives_a_redis_restart(settings, tmp_path):
 
         asyncio.run(scenario())
     finally:
+        embedded_redis.stop(directory)
+        redis_client.reset()
+
+
+def test_the_hub_replaces_a_connection_whose_server_stopped_answering(settings, tmp_path, monkeypatch):
+    """A paused Redis (SIGSTOP: the connection stays open, nothing answers) is noticed by an unanswered PING; the
+    hub's handshakes time out while it stays paused, and it reconnects once the server answers again."""
+    monkeypatch.setattr(hub_module, "PING_INTERVAL_SECONDS", 0.5)
+    monkeypatch.setattr(hub_module, "PONG_TIMEOUT_SECONDS", 1.0)
+    monkeypatch.setattr(hub_module, "HANDSHAKE_TIMEOUT_SECONDS", 1.0)
+    directory = tmp_path / "redis"
+    settings.REDIS_URL = embedded_redis.ensure_running(directory)
+    settings.REDIS_CLUSTER_URL = None
+    redis_client.reset()
+    server = embedded_redis.pid(directory)
+    assert server is not None
+    try:
+        alice = services.create_user(login="alice", name="Alice")
+
+        async def scenario():
+            hub = Hub()
+            subscription = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+            await asyncio.wait_for(hub.connected.wait(), 5)
+            os.kill(server, signal.SIGSTOP)
+            try:
+                await wait_for(lambda: not hub.connected.is_set(), timeout=10)
+                failures = hub.stats.reconnects
+                await wait_for(lambda: hub.stats.reconnects >= failures + 2, timeout=10)  # handshakes time out
+            finally:
+                os.kill(server, signal.SIGCONT)
+            await asyncio.wait_for(hub.connected.wait(), 10)
+            status_id = await post(alice, "awake again")
+            assert (await next_item(subscription))["id"] == status_id
+            subscription.close()
+
+        asyncio.run(scenario())
+    finally:
+        os.kill(server, signal.SIGCONT)
         embedded_redis.stop(directory)
         redis_client.reset()
 
