@@ -1,12 +1,13 @@
 """A per-process cache of status records, so a page reads from Redis only what can change.
 
-A status never changes after it is written except for its counters (replies, reposts, likes) and its
-deletion (``services.statuses``: no edits; a new display name does not rewrite old posts). A page read
-(``store.pages``) therefore brings back, for every status, only whether it exists, its counters and its
-``posted`` time; the rest comes from here, and only statuses this process has not seen are read in full. A
-cached record is used only when its ``posted`` matches the one just read, so a Redis that was flushed or
-restored, which hands out the same ids again, never shows an old status under a new one's id. Nothing needs to
-be invalidated: a deletion shows as a missing status and a count as a new number, both read every time.
+A status never changes after it is written except for its counters (replies, reposts, likes), a mark when the
+post it answers is deleted, and its own deletion (``services.statuses``: no edits; a new display name does not
+rewrite old posts). A page read (``store.pages``) therefore brings back, for every status, only whether it
+exists, those mutable fields and its ``posted`` time; the rest comes from here, and only statuses this process
+has not seen are read in full. A cached record is used only when its ``posted`` matches the one just read, so
+a Redis that was flushed or restored, which hands out the same ids again, never shows an old status under a
+new one's id. Nothing needs to be invalidated: a deletion shows as a missing status and a count as a new
+number, both read every time; a new mark reads the status again.
 
 Bounded: at most ``settings.TIMELINES_STATUS_CACHE_SIZE`` records (the oldest inserted go first). Records are
 immutable, so threads may share them.
@@ -36,17 +37,21 @@ def _keep(status: Status) -> None:
     _records[status.id] = status
 
 
-def get_statuses(wanted: Sequence[tuple[int, str | None, tuple[int, int, int]]]) -> dict[int, Status]:
-    """The records of ``wanted`` (id, posted as read, (replies, reposts, likes) as read) that exist, with those
-    counts; reads the hashes of the ones not cached in one round trip."""
+def get_statuses(wanted: Sequence[tuple[int, str | None, tuple[int, int, int], bool]]) -> dict[int, Status]:
+    """The records of ``wanted`` (id, posted as read, (replies, reposts, likes) as read, whether the post it
+    answers is gone) that exist, with those counts; reads the hashes of the ones not cached in one round trip."""
     found: dict[int, Status] = {}
     missing: list[int] = []
-    for status_id, posted, counts in wanted:
+    for status_id, posted, counts, reply_gone in wanted:
         if posted is None:
             _records.pop(status_id, None)
             continue
         cached = _records.get(status_id)
-        if cached is None or cached.posted != float(posted):
+        if (
+            cached is None
+            or cached.posted != float(posted)
+            or bool(cached.extra.get("in_reply_to_deleted")) != reply_gone
+        ):
             missing.append(status_id)
             continue
         found[status_id] = _with_counts(cached, counts)

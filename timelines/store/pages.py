@@ -26,9 +26,11 @@ from timelines.store.lua import script as _script
 from timelines.store.privacy import Relations
 from timelines.store.timelines import timeline_page
 
-STATUS_FIELDS = ("posted", "uid", "repost_of", "reply_count", "repost_count", "like_count")
-ORIGINAL_FIELDS = ("posted", "uid", "reply_count", "repost_count", "like_count")
-ENTRY_WIDTH = 13
+# What changes in a status hash after it is written: its counters, and a mark when the post it answers is
+# deleted (store.conversations).
+STATUS_FIELDS = ("posted", "uid", "repost_of", "reply_count", "repost_count", "like_count", "in_reply_to_deleted")
+ORIGINAL_FIELDS = ("posted", "uid", "reply_count", "repost_count", "like_count", "in_reply_to_deleted")
+ENTRY_WIDTH = 15
 AUTHOR_WIDTH = 7
 
 
@@ -42,11 +44,13 @@ class PageEntry(NamedTuple):
     replies: int
     reposts: int
     likes: int
+    reply_gone: int  # 1 when the post it answers was deleted
     original_posted: str | None
     original_uid: int | None
     original_replies: int
     original_reposts: int
     original_likes: int
+    original_reply_gone: int
     liked: int  # 1 when the viewer liked the status shown (the original, for a repost)
     reposted: int  # 1 when the viewer reposted it
 
@@ -215,10 +219,10 @@ def _read_in_pipelines(ids: list[int], viewer: int | None) -> PageRead:
                 fields[0],
                 int(fields[1]) if exists else None,
                 int(fields[2]) if exists and fields[2] else None,
-                *(_number(value) if exists else 0 for value in fields[3:6]),
+                *(_number(value) if exists else 0 for value in fields[3:7]),
                 source[0],
                 int(source[1]) if original_exists else None,
-                *(_number(value) if original_exists else 0 for value in source[2:5]),
+                *(_number(value) if original_exists else 0 for value in source[2:6]),
                 int(is_liked is not None),
                 int(is_reposted is not None),
             )

@@ -15,10 +15,11 @@
 -- ARGV[6]  a status key with "\0" where its id goes (keys.status)
 -- returns  false when the timeline is empty and its owner does not exist; else {ids, entries, authors}:
 --          ids      {id, ...} newest first
---          entries  13 values per id: posted, uid, repost_of, reply_count, repost_count, like_count of the
---                   status (uid false: deleted; repost_of false: not a repost), the same but repost_of for a
---                   repost's original (uid false: not a repost, or deleted), then liked and reposted (1/0) of
---                   the status shown; uids and counts as integers (counts 0 when absent), posted as stored
+--          entries  15 values per id: posted, uid, repost_of, reply_count, repost_count, like_count,
+--                   in_reply_to_deleted of the status (uid false: deleted; repost_of false: not a repost), the
+--                   same but repost_of for a repost's original (uid false: not a repost, or deleted), then liked
+--                   and reposted (1/0) of the status shown; uids and counts as integers (0 when absent), posted
+--                   as stored
 --          authors  7 values per author of a shown status or original: uid, suspended, limited, then (1/0)
 --                   the viewer blocks them, is blocked by them, mutes them, follows them
 -- include: page_ids
@@ -46,24 +47,24 @@ local function author(uid)
 end
 for _, id in ipairs(ids) do
   local status = redis.call('HMGET', prefix .. id .. suffix, 'posted', 'uid', 'repost_of', 'reply_count',
-    'repost_count', 'like_count')
+    'repost_count', 'like_count', 'in_reply_to_deleted')
   entries[#entries + 1] = status[1]
   entries[#entries + 1] = tonumber(status[2]) or false
   entries[#entries + 1] = status[2] and tonumber(status[3]) or false
-  for i = 4, 6 do
+  for i = 4, 7 do
     entries[#entries + 1] = status[2] and tonumber(status[i]) or 0
   end
-  local original = { false, false, false, false, false }
+  local original = { false, false, false, false, false, false }
   local shown_id = id
   if status[2] and status[3] then
     original = redis.call('HMGET', prefix .. status[3] .. suffix, 'posted', 'uid', 'reply_count', 'repost_count',
-      'like_count')
+      'like_count', 'in_reply_to_deleted')
     shown_id = status[3]
     author(original[2])
   end
   entries[#entries + 1] = original[1]
   entries[#entries + 1] = tonumber(original[2]) or false
-  for i = 3, 5 do
+  for i = 3, 6 do
     entries[#entries + 1] = original[2] and tonumber(original[i]) or 0
   end
   entries[#entries + 1] = 0
@@ -77,10 +78,10 @@ if viewer and #shown > 0 then
   local reposted = redis.call('HMGET', KEYS[6], unpack(shown))
   for i = 1, #shown do
     if liked[i] then
-      entries[13 * i - 1] = 1
+      entries[15 * i - 1] = 1
     end
     if reposted[i] then
-      entries[13 * i] = 1
+      entries[15 * i] = 1
     end
   end
 end
