@@ -7,10 +7,13 @@ Every event is one JSON object with a ``type`` and a version ``v``; the rest dep
     {"type": "notification.created", "v": 1, "uid": 42, "unread": 3}
     {"type": "notifications.changed", "v": 1, "uid": 42, "unread": 0}
     {"type": "user.suspended", "v": 1, "uid": 42}   (and user.unsuspended, user.limited, user.unlimited)
+    {"type": "relations.changed", "v": 1, "uid": 42, "other": 7}
 
 A repost is a status of its own; its event carries the original status in place of the ``repost_of`` id, so a
 stream can show (and filter on) what was reposted. ``notification.created`` tells the pages of user ``uid``
 their new unread count; ``notifications.changed`` does the same after they were read or removed.
+``relations.changed`` tells the live pages of user ``uid`` that a block, a mute or an unfollow between them and
+``other`` was just written, so they stop sending ``other``'s posts without waiting for their next refresh.
 
 A status travels as stored (its extra fields first, then message, posted, id, uid, login, name), with ``id``
 and ``uid`` as integers and ``posted`` as a float; a deletion carries the whole status so that filters can
@@ -34,6 +37,10 @@ USER_UNSUSPENDED = "user.unsuspended"
 USER_LIMITED = "user.limited"
 USER_UNLIMITED = "user.unlimited"
 USER_TYPES = frozenset({USER_SUSPENDED, USER_UNSUSPENDED, USER_LIMITED, USER_UNLIMITED})
+
+# Someone's relations changed (a block, a mute, an unfollow): their open live pages re-read the policy's state.
+RELATIONS_CHANGED = "relations.changed"
+RELATION_TYPES = frozenset({RELATIONS_CHANGED})
 
 NOTIFICATION_CREATED = "notification.created"
 NOTIFICATIONS_CHANGED = "notifications.changed"
@@ -66,6 +73,11 @@ def user_changed(event_type: str, *, uid: int) -> str:
     return encode(event_type, uid=uid)
 
 
+def relations_changed(*, uid: int, other: int) -> str:
+    """``uid``'s relations with ``other`` changed (blocked either way, muted, unfollowed)."""
+    return encode(RELATIONS_CHANGED, uid=uid, other=other)
+
+
 def notification_created(*, uid: int, unread: int) -> str:
     return encode(NOTIFICATION_CREATED, uid=uid, unread=unread)
 
@@ -94,6 +106,8 @@ def decode(message: str | bytes) -> dict[str, Any]:
         raise InvalidEvent("a notification event carries integer uid and unread")
     elif event["type"] in USER_TYPES and not _is_int(event.get("uid")):
         raise InvalidEvent("a user event carries an integer uid")
+    elif event["type"] in RELATION_TYPES and not (_is_int(event.get("uid")) and _is_int(event.get("other"))):
+        raise InvalidEvent("a relations event carries integer uid and other")
     return event
 
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 # fan-out writes 1,000 followers inline and queues jobs of 1,000 for the rest.
 HOME_TIMELINE_SIZE = 1000
 POSTS_PER_PASS = 1000
+# A deferred delivery job (fan-out past the first POSTS_PER_PASS) reaches this many targets: a job costs a
+# dequeue, a status check and the next job's enqueue whatever its size, so jobs of 10,000 pay that ten times
+# less often than jobs of 1,000. A retried job redoes at most this many idempotent writes.
+DELIVERY_JOB_SIZE = 10_000
 
 # A refill step reads the profiles of at most this many followees (or list members), so a user following
 # 5,000 people never makes one step read 5,000 profiles (the book's REFILL_USERS_STEP is 50).

@@ -17,8 +17,8 @@ The policy is an object named by ``settings.TIMELINES_POLICY`` (a dotted path), 
   every recipient of every post; ``allows_all(state)`` says when no rule applies to the batch at all, so it needs
   no decision per item.
 
-The site's own ``Policy`` allows everything today; blocks, mutes, private accounts and suspensions plug in
-here.
+``Policy`` here is the base, which allows everything; the site's rules (private accounts, blocks, mutes,
+suspensions and limits) are ``timelines.privacy.PrivacyPolicy``, the default of ``SOCIALSITE_POLICY``.
 """
 
 from __future__ import annotations
@@ -63,9 +63,22 @@ class Item:
 class Policy:
     """The site's policy: every recipient may receive every item."""
 
-    def load(self, *, recipients: Collection[int | None], authors: Collection[int], items: Sequence[Item] = ()) -> Any:
+    # The stored status fields ``allows`` reads from ``Item.fields``. Callers that know a batch only by ids and
+    # authors (the refills and copies of ``services.refill``) read these for each status first, so the decision
+    # is made on the status as stored.
+    status_fields: tuple[str, ...] = ()
+
+    def load(
+        self,
+        *,
+        recipients: Collection[int | None],
+        authors: Collection[int],
+        items: Sequence[Item] = (),
+        followers_of: int | None = None,
+    ) -> Any:
         """The state ``allows`` needs for these recipients and authors (and, when known, these items), read in
-        at most one round trip."""
+        at most one round trip. ``followers_of``: an author every recipient follows (a fan-out batch, read
+        from that author's followers), so that need not be read again."""
         return None
 
     async def aload(
@@ -106,15 +119,16 @@ def get_policy() -> Policy:
     return _policy(settings.TIMELINES_POLICY)
 
 
-def allowed_recipients(*, item: Item, recipients: Sequence[int]) -> list[int]:
-    """The recipients of ``recipients`` that may receive ``item``, in order. One ``load`` for the batch."""
+def allowed_recipients(*, item: Item, recipients: Sequence[int], followers_of: int | None = None) -> list[int]:
+    """The recipients of ``recipients`` that may receive ``item``, in order. One ``load`` for the batch.
+    ``followers_of``: an author all ``recipients`` follow (they were read from that author's followers)."""
     if not recipients:
         return []
     policy = get_policy()
     authors = [item.author_uid]
     if item.fields.get("repost_of_uid"):
         authors.append(int(item.fields["repost_of_uid"]))
-    state = policy.load(recipients=recipients, authors=authors, items=(item,))
+    state = policy.load(recipients=recipients, authors=authors, items=(item,), followers_of=followers_of)
     if policy.allows_all(state):
         return list(recipients)
     return [recipient for recipient in recipients if policy.allows(state, recipient=recipient, item=item)]

@@ -43,15 +43,20 @@ class PrivacyState:
 
 
 class PrivacyPolicy(policy.Policy):
+    status_fields = ("private", "repost_of_uid")
+
     def load(
         self,
         *,
         recipients: Collection[int | None],
         authors: Collection[int],
         items: Sequence[policy.Item] = (),
+        followers_of: int | None = None,
     ) -> PrivacyState:
         people = [recipient for recipient in recipients if recipient is not None]
-        relations = store.privacy.relations(list(dict.fromkeys(people)), list(dict.fromkeys(authors)))
+        relations = store.privacy.relations(
+            list(dict.fromkeys(people)), list(dict.fromkeys(authors)), followers_of=followers_of
+        )
         if not authors:
             # Any author (a stream): what applies to all of them, the moderated accounts.
             flags = {uid: frozenset({"suspended"}) for uid in store.moderation.members("suspended")}
@@ -76,6 +81,9 @@ class PrivacyPolicy(policy.Policy):
         if "suspended" in flags:
             return False
         if recipient is None:
+            # An anonymous reader follows nobody: a private account's profile shows them no posts at all.
+            if item.kind == "profile" and "private" in flags:
+                return False
             return "limited" not in flags or item.context == policy.PAGE
         if (recipient, author) in state.blocked:
             return False

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import django_rq
@@ -32,6 +33,8 @@ MAX_RETRIES = 10
 # Retry at once, then back off a little; a failing Redis gets a minute to come back before the job gives up.
 RETRY_INTERVALS = [0, 1, 2, 5, 10, 10, 10, 10, 10, 10]
 JOB_TIMEOUT_SECONDS = 300
+# Every delivery batch's job id starts with it (``delivery_job_id``); the dashboard counts them by it.
+DELIVERY_JOB_PREFIX = "syndicate-"
 
 Cursor = tuple[float, str]
 
@@ -48,18 +51,25 @@ def get_job(job_id: str) -> Job | None:
         return None
 
 
-def _enqueue(task: str, *, job_id: str, description: str, kwargs: dict[str, Any]) -> None:
+def _enqueue(task: str, *, job_id: str, description: str, kwargs: dict[str, Any], unique: bool = True) -> None:
+    """Queue a job. ``unique``: refuse a second job under ``job_id`` (an atomic check, one more round trip);
+    without it, for ids that are new by construction, the job is written in one pipelined round trip."""
+    job_queue = get_queue()
+    options: dict[str, Any] = {
+        "kwargs": kwargs,
+        "job_id": job_id,
+        "retry": Retry(max=MAX_RETRIES, interval=RETRY_INTERVALS),
+        "job_timeout": JOB_TIMEOUT_SECONDS,
+        "description": description,
+    }
+    if not unique:
+        with job_queue.connection.pipeline() as pipe:
+            job_queue.enqueue(f"timelines.tasks.{task}", pipeline=pipe, **options)
+            pipe.execute()
+        return
     # A re-run of the previous batch finds this one already queued or done and must not fork the chain.
     with contextlib.suppress(DuplicateJobError):
-        get_queue().enqueue(
-            f"timelines.tasks.{task}",
-            kwargs=kwargs,
-            job_id=job_id,
-            unique=True,
-            retry=Retry(max=MAX_RETRIES, interval=RETRY_INTERVALS),
-            job_timeout=JOB_TIMEOUT_SECONDS,
-            description=description,
-        )
+        job_queue.enqueue(f"timelines.tasks.{task}", unique=True, **options)
 
 
 # --- delivery and its clean-up -------------------------------------------------------------------------
@@ -67,7 +77,7 @@ def _enqueue(task: str, *, job_id: str, description: str, kwargs: dict[str, Any]
 
 def delivery_job_id(*, audience: str, status_id: int, after: str) -> str:
     """The id of the delivery batch of ``status_id`` to ``audience`` after target ``after``."""
-    prefix = "syndicate-" if audience == "followers" else f"syndicate-{audience}-"
+    prefix = DELIVERY_JOB_PREFIX if audience == "followers" else f"{DELIVERY_JOB_PREFIX}{audience}-"
     return f"{prefix}{status_id}-after-{after}"
 
 
@@ -176,7 +186,9 @@ def refill_job_id(*, run: int, after: str | None, uid: int | None = None, list_i
 
 
 def enqueue_refill(*, run: int, cursor: Cursor | None, uid: int | None = None, list_id: int | None = None) -> None:
-    """Queue a step of refill run ``run`` of ``uid``'s home or list ``list_id``'s timeline, after ``cursor``."""
+    """Queue a step of refill run ``run`` of ``uid``'s home or list ``list_id``'s timeline, after ``cursor``.
+    A run's first step (no cursor) has an id no other job had (run numbers only grow), so it is written in
+    one round trip without the uniqueness check."""
     target = f"home {uid}" if list_id is None else f"list {list_id}"
     score, member = cursor if cursor is not None else (None, None)
     _enqueue(
@@ -184,6 +196,7 @@ def enqueue_refill(*, run: int, cursor: Cursor | None, uid: int | None = None, l
         job_id=refill_job_id(run=run, after=member, uid=uid, list_id=list_id),
         description=f"refill {target} (run {run})" + ("" if member is None else f" after {member}"),
         kwargs={"uid": uid, "list_id": list_id, "run": run, "cursor_score": score, "cursor_member": member},
+        unique=cursor is not None,
     )
 
 
@@ -202,4 +215,31 @@ def enqueue_forget_list(*, list_id: int, cursor: Cursor) -> None:
         job_id=forget_list_job_id(list_id=list_id, after=member),
         description=f"forget deleted list {list_id} in its members after {member}",
         kwargs={"list_id": list_id, "cursor_score": score, "cursor_member": member},
+    )
+
+
+# --- the admin dashboard's gauges ------------------------------------------------------------------------
+
+BACKLOG_SCAN = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class QueueGauges:
+    queued: int  # jobs waiting on the queue
+    failed: int  # jobs in the failed registry (retries spent)
+    delivery_backlog: int  # queued fan-out batches (deliveries of posts past the first POSTS_PER_PASS)
+    backlog_capped: bool  # True when only the first BACKLOG_SCAN queued jobs were looked at
+
+
+def get_gauges() -> QueueGauges:
+    """How much work waits: the queue's depth, its failed jobs, and how many queued jobs are home-timeline
+    deliveries (told apart by their id, ``delivery_job_id``), reading at most ``BACKLOG_SCAN`` job ids."""
+    queue = get_queue()
+    queued = queue.count
+    ids = queue.get_job_ids(0, BACKLOG_SCAN)
+    return QueueGauges(
+        queued=queued,
+        failed=queue.failed_job_registry.count,
+        delivery_backlog=sum(job_id.startswith(DELIVERY_JOB_PREFIX) for job_id in ids),
+        backlog_capped=queued > BACKLOG_SCAN,
     )

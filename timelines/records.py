@@ -31,6 +31,7 @@ class User:
     bio: str = ""
     bio_mentions: tuple[str, ...] = ()  # lowercased logins of the users the bio mentions (linked when shown)
     private: bool = False  # only approved followers see its posts (timelines.privacy)
+    suspended: bool = False  # the moderators suspended it: nothing of it shows to anyone (timelines.privacy)
 
     @classmethod
     def from_hash(cls, fields: dict[str, str]) -> User:
@@ -47,6 +48,7 @@ class User:
             bio=fields.get("bio", ""),
             bio_mentions=tuple(login for login in fields.get("bio_mentions", "").split(",") if login),
             private=bool(fields.get("private")),
+            suspended=bool(fields.get("suspended")),
         )
 
 
@@ -214,10 +216,18 @@ class TimelineEntry(Mapping[str, Any]):
     repost_id: int | None = None
     liked: bool = False
     reposted: bool = False
+    # The repost itself as stored, when the entry came through one and it was read: the policy judges it too.
+    repost: Status | None = None
 
     @classmethod
     def make(
-        cls, status: Status, reposted_by: Author | None, repost_id: int | None, liked: bool, reposted: bool
+        cls,
+        status: Status,
+        reposted_by: Author | None,
+        repost_id: int | None,
+        liked: bool,
+        reposted: bool,
+        repost: Status | None = None,
     ) -> TimelineEntry:
         """The entry, built without the generated ``__init__`` (a page builds dozens; same result)."""
         entry = object.__new__(cls)
@@ -226,6 +236,7 @@ class TimelineEntry(Mapping[str, Any]):
         _SET_ENTRY_REPOST(entry, repost_id)
         _SET_ENTRY_LIKED(entry, liked)
         _SET_ENTRY_REPOSTED(entry, reposted)
+        _SET_ENTRY_REPOST_STATUS(entry, repost)
         return entry
 
     @property
@@ -251,8 +262,9 @@ class TimelineEntry(Mapping[str, Any]):
         return name in self.status
 
 
-_SET_ENTRY_STATUS, _SET_ENTRY_BY, _SET_ENTRY_REPOST, _SET_ENTRY_LIKED, _SET_ENTRY_REPOSTED = (
-    TimelineEntry.__dict__[name].__set__ for name in ("status", "reposted_by", "repost_id", "liked", "reposted")
+_SET_ENTRY_STATUS, _SET_ENTRY_BY, _SET_ENTRY_REPOST, _SET_ENTRY_LIKED, _SET_ENTRY_REPOSTED, _SET_ENTRY_REPOST_STATUS = (
+    TimelineEntry.__dict__[name].__set__
+    for name in ("status", "reposted_by", "repost_id", "liked", "reposted", "repost")
 )
 
 

@@ -7,6 +7,7 @@ retries and uniqueness.
 
 from __future__ import annotations
 
+from timelines import limits
 from timelines.services import cleanup, delivery, erasure, lists, moderation, refill
 
 
@@ -20,9 +21,10 @@ def deliver(
     cursor_member: str,
     repost_of: int | None = None,
 ) -> int:
-    """One delivery batch. ``delivery.deliver`` notices a status deleted meanwhile, takes it back out of the
-    batch's timelines and ends the chain."""
+    """One delivery batch of ``DELIVERY_JOB_SIZE`` targets. ``delivery.deliver`` notices a status deleted
+    meanwhile, takes it back out of the batch's timelines and ends the chain."""
     return delivery.deliver(
+        count=limits.DELIVERY_JOB_SIZE,
         audience=audience,
         uid=uid,
         status_id=status_id,

@@ -3,7 +3,7 @@ dashboard know without scanning users, and the per-hour activity counters of the
 
     users:suspended      SET  uids of suspended accounts (also ``suspended`` 1 in each user:{uid})
     users:limited        SET  uids of limited accounts (also ``limited`` 1 in each user:{uid})
-    stats:{stats}:posts:2026112314    STRING  posts made in that hour (UTC), TTL 9 days
+    stats:{stats}:posts:2026112314    STRING  posts made in that hour (UTC); every counter expires after 15 days
     stats:{stats}:signups:20261123    STRING  sign-ups that day; likewise reports:, resolved:
     stats:{stats}:active:20261123     HyperLogLog  users who posted, liked or followed that day
 

@@ -16,7 +16,7 @@ def profile_timeline(uid: int) -> str:
     return f"profile:{{{uid}}}"
 
 
-def home_timeline(uid: int) -> str:
+def home_timeline(uid: int | str) -> str:
     return f"home:{{{uid}}}"
 
 

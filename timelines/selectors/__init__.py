@@ -1,11 +1,12 @@
 """Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home,
-profile and list timelines), ``entries`` (what a viewer sees of a page of ids), ``statuses``, ``users``,
-``follows``, ``suggestions``, ``lists``, ``conversations`` (threads), ``likes`` and ``notifications``.
-profile and list timelines), ``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``, ``tags`` (tag
-timelines, trending) and ``search``.
+profile and list timelines), ``entries`` (what a viewer sees of a page of ids), ``status_cache`` (decoded
+statuses kept per process), ``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``,
+``conversations`` (threads), ``likes``, ``notifications``, ``privacy`` (follow requests, blocks, mutes),
+``tags`` (tag timelines, trending), ``search``, ``moderation`` (account states) and, for the admin only,
+``moderated_statuses`` (every post, as the moderators see it) and ``dashboard`` (activity and server gauges).
 
 Selectors return plain records (``records.Status``, ``records.User``, ...) and never write. Whatever shows
-statuses to someone goes through the per-recipient policy (``timelines.policy``). The public API is
+statuses to a member goes through the per-recipient policy (``timelines.policy``). The public API is
 re-exported here: ``selectors.get_status_messages(...)``.
 """
 
@@ -27,6 +28,7 @@ from timelines.selectors.lists import (
     get_user_lists,
     is_list_member,
 )
+from timelines.selectors.moderation import ACCOUNT_STATES, account_states, get_uids_in_state
 from timelines.selectors.notifications import (
     Notification,
     NotificationGroup,
@@ -41,6 +43,7 @@ from timelines.selectors.privacy import (
     get_follow_request_count,
     get_follow_requests,
     get_muted_users,
+    get_related_ids,
     get_relationship,
 )
 from timelines.selectors.search import search
@@ -51,6 +54,7 @@ from timelines.selectors.timelines import MAX_REFILL_READS, get_list_status_mess
 from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_users
 
 __all__ = [
+    "ACCOUNT_STATES",
     "MAX_REFILL_READS",
     "SUGGESTION_SCAN",
     "LikedPage",
@@ -59,6 +63,7 @@ __all__ = [
     "Relationship",
     "Thread",
     "ThreadItem",
+    "account_states",
     "get_all_users",
     "get_blocked_users",
     "get_entry",
@@ -75,6 +80,7 @@ __all__ = [
     "get_list_status_messages",
     "get_muted_users",
     "get_notifications",
+    "get_related_ids",
     "get_relationship",
     "get_status",
     "get_status_messages",
@@ -82,6 +88,7 @@ __all__ = [
     "get_tag_timeline",
     "get_thread",
     "get_trending_tags",
+    "get_uids_in_state",
     "get_unread_count",
     "get_user",
     "get_user_by_login",

@@ -5,8 +5,9 @@ included), so one read gives both directions: ancestors are the parent links wal
 ``MAX_ANCESTORS``), descendants a depth-first walk down from it with siblings oldest first. Replies are paged
 in that order; the cursor is the last reply shown, and the next page starts right after its place in the
 walk. Deleted replies keep their place (a tombstone), so a cursor never moves, and a reply added meanwhile
-shows in its place when the page is read again. Cost: three round trips (the post, the shape, one pipeline of
-every shown status with the viewer's likes and reposts), whatever the page size.
+shows in its place when the page is read again. Cost: three round trips (the post, the shape, and the shown
+statuses read as any page is, ``store.pages.read_ids``: what can change, with the viewer's likes and reposts
+and the policy's relations, the rest from the process's status cache), whatever the page size.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from timelines import exceptions, limits, policy, store
 from timelines.records import Status, TimelineEntry
-from timelines.selectors.entries import visible_entries
+from timelines.selectors.entries import entries_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,13 +83,9 @@ def get_thread(
         start = positions[max_id] + 1
     page = walk[start : start + max(1, min(count, limits.MAX_PAGE_SIZE))]
     shown = [*ancestors, focus.id, *(node for node, _ in page)]
-    hashes, liked, reposted = store.statuses.get_statuses_and_flags(shown, viewer_uid, shown)
-    entries = {
-        int(found["id"]): TimelineEntry(Status.from_hash(found), None, None, is_liked, is_reposted)
-        for found, is_liked, is_reposted in zip(hashes, liked, reposted, strict=True)
-        if found
-    }
-    visible = {entry.status.id: entry for entry in visible_entries(viewer_uid, list(entries.values()), policy.PAGE)}
+    # No id of a thread is a repost (replies never are, and a repost has no page), so every entry is its own.
+    found, _ = entries_for(shown, viewer=viewer_uid, context=policy.PAGE)
+    visible = {entry.status.id: entry for entry in found}
     if focus.id not in visible:
         raise exceptions.StatusNotFound()
     more = start + len(page) < len(walk)

@@ -55,7 +55,7 @@ def entries_of(read: PageRead, *, viewer: int | None, context: str = policy.FEED
                 continue
             by = Author(status.uid, status.login, status.name)
             status_id = original.id
-            entry = make(original, by, status.id, row.liked == 1, row.reposted == 1)
+            entry = make(original, by, status.id, row.liked == 1, row.reposted == 1, status)
         else:
             entry = make(status, None, None, row.liked == 1, row.reposted == 1)
         if status_id in seen:
@@ -74,12 +74,15 @@ def visible_entries(
         return entries
     chooser = policy.get_policy()
     statuses = [entry.status for entry in entries]
-    state = None if relations is None else chooser.page_state(relations, statuses=statuses)
+    # The reposts are statuses of their own (a private account's repost is private): the state knows them too.
+    judged = [*statuses, *(entry.repost for entry in entries if entry.repost is not None)]
+    state = None if relations is None else chooser.page_state(relations, statuses=judged)
     items = None
     if state is None:
         items = [policy.Item.of_status(status, context=context) for status in statuses]
         authors = {entry.status.uid for entry in entries} | {e.reposted_by.id for e in entries if e.reposted_by}
-        state = chooser.load(recipients=(viewer,), authors=authors, items=items)
+        repost_items = [policy.Item.of_status(status, context=context) for status in judged[len(statuses) :]]
+        state = chooser.load(recipients=(viewer,), authors=authors, items=[*items, *repost_items])
     if chooser.allows_all(state):
         return entries
     if items is None:
@@ -93,7 +96,7 @@ def visible_entries(
                 author_uid=entry.reposted_by.id,
                 status_id=entry.repost_id,
                 kind="repost",
-                fields={"repost_of_uid": entry.status.uid},
+                fields={**(entry.repost or {}), "repost_of_uid": entry.status.uid},
                 context=context,
             )
             if not chooser.allows(state, recipient=viewer, item=item):

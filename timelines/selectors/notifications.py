@@ -95,7 +95,7 @@ def _visible(uid: int, raw: list[dict], statuses: dict[int, Status]) -> list[dic
             author_uid=int(item["actor"]),
             status_id=int(item["status"]) if item.get("status") else None,
             kind=f"notification.{item['type']}",
-            fields=statuses.get(int(item["status"]), {}) if item.get("status") else {},
+            fields=_cause(item, statuses),
             context=policy.NOTIFICATION,
         )
         for item in raw
@@ -108,6 +108,14 @@ def _visible(uid: int, raw: list[dict], statuses: dict[int, Status]) -> list[dic
         for item, decision in zip(raw, items, strict=True)
         if decision.author_uid == 0 or chooser.allows(state, recipient=uid, item=decision)
     ]
+
+
+def _cause(item: dict, statuses: dict[int, Status]) -> Status | dict:
+    """The status the policy judges for a notification: the post of its actor that made it (a mention, a
+    reply). A like or a repost is about the recipient's own post, which the recipient may always see: judging
+    it as the actor's would hide a private account's likes from itself."""
+    status = statuses.get(int(item["status"])) if item.get("status") else None
+    return status if status is not None and status.uid == int(item["actor"]) else {}
 
 
 def _notification(item: dict, actors: dict[int, User], statuses: dict[int, Status], mark: int) -> Notification:

@@ -54,6 +54,13 @@ def get_follow_request_count(*, uid: int) -> int:
     return store.privacy.size(keys.follow_requests(uid))
 
 
+def get_related_ids(*, uid: int, limit: int = limits.MAX_LIST_MEMBERS) -> frozenset[int]:
+    """Everyone ``uid`` blocks, is blocked by or mutes (at most ``limit`` of each, the newest): the authors a
+    stream must know the policy's relations with besides those it follows, since a repost by someone followed
+    carries a post by anyone. One round trip."""
+    return frozenset(store.privacy.related(uid, count=limit))
+
+
 def get_blocked_users(*, uid: int, count: int = limits.MAX_PAGE_SIZE) -> list[User]:
     """Whom ``uid`` blocks, most recent first."""
     return _people(keys.blocks(uid), count)

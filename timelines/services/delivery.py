@@ -2,10 +2,12 @@
 
 An audience is a sorted set of targets of the author, paged by a (score, member) cursor: ``followers`` (the
 followers' home timelines) and ``lists`` (the timelines of the lists the author is in today). A delivery pass
-reads the next ``POSTS_PER_PASS`` targets, asks the per-recipient policy (``timelines.policy``) which of their
-owners may receive the item, writes it to those timelines, and queues the next pass as a job
-(``queue.enqueue_delivery``) when the audience goes on. ``post_status`` runs the first pass of every audience
-inline, so the cost of posting does not grow with the audience; the rest runs in resumable jobs.
+reads the next targets, asks the per-recipient policy (``timelines.policy``) which of their owners may receive
+the item, writes it to those timelines, and queues the next pass as a job (``queue.enqueue_delivery``) when the
+audience goes on. ``post_status`` runs the first pass of every audience inline (``POSTS_PER_PASS`` targets), so
+the cost of posting does not grow with the audience; the rest runs in resumable jobs of ``DELIVERY_JOB_SIZE``
+targets. A job queues its successor as soon as it knows where it stops, before its own writes, so that several
+workers carry one chain at once.
 
 ``withdraw`` is the counterpart for a deleted status (the book's exercise "Cleaning out deleted IDs"): the
 same audiences, the same cursor, the same batches. It asks no policy, since taking a status out of a timeline
@@ -17,7 +19,7 @@ nothing. Audiences are independent chains, so lists need not wait for a million 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,15 +45,23 @@ LISTS = Audience("lists", keys.listed_in, keys.list_timeline, keys.list_members)
 AUDIENCES: dict[str, Audience] = {audience.name: audience for audience in (FOLLOWERS, LISTS)}
 
 
-def deliver_status(*, status: Mapping[str, Any]) -> None:
+def audience_keys(uid: int) -> list[str]:
+    """The ZSETs of the targets of ``uid``'s statuses, one per audience, in ``AUDIENCES`` order."""
+    return [chosen.targets(uid) for chosen in AUDIENCES.values()]
+
+
+def deliver_status(*, status: Mapping[str, Any], first: Sequence[list[tuple[str, float]]] | None = None) -> None:
     """Run the first pass of every audience of a new ``status`` (the rest is queued), then notify the people
-    it answers or mentions. A repost (``repost_of`` set) is delivered with deduplication of its original."""
+    it answers or mentions. A repost (``repost_of`` set) is delivered with deduplication of its original.
+    ``first``: the first ``POSTS_PER_PASS`` targets of each audience (``audience_keys``), when the caller read
+    them with its own writes."""
     item = policy.Item.of_status(status)
     repost_of = status.get("repost_of")
-    # Every audience's first targets in one round trip.
-    first = store.graph.members_after_many(
-        [(chosen.targets(item.author_uid), None, limits.POSTS_PER_PASS) for chosen in AUDIENCES.values()]
-    )
+    if first is None:
+        # Every audience's first targets in one round trip.
+        first = store.graph.members_after_many(
+            [(key, None, limits.POSTS_PER_PASS) for key in audience_keys(item.author_uid)]
+        )
     for audience, targets in zip(AUDIENCES, first, strict=True):
         deliver(
             audience=audience,
@@ -73,9 +83,9 @@ def _notify_conversation(status: Mapping[str, Any]) -> None:
     status_id = int(status["id"])
     replied = status.get("in_reply_to_uid")
     if replied:
-        notify(recipients=[int(replied)], kind=REPLY, actor=author, status_id=status_id)
+        notify(recipients=[int(replied)], kind=REPLY, actor=author, status_id=status_id, cause=status)
     mentioned = [uid for uid, _ in mention_pairs(status.get("mentions")) if uid != (int(replied) if replied else None)]
-    notify(recipients=mentioned, kind=MENTION, actor=author, status_id=status_id)
+    notify(recipients=mentioned, kind=MENTION, actor=author, status_id=status_id, cause=status)
 
 
 def deliver(
@@ -88,55 +98,72 @@ def deliver(
     item: policy.Item | None = None,
     repost_of: int | None = None,
     targets: list[tuple[str, float]] | None = None,
+    count: int | None = None,
 ) -> int:
-    """Deliver status ``status_id`` of ``uid`` to the next ``POSTS_PER_PASS`` targets of ``audience`` after
-    ``cursor``, and queue the pass after it when there may be more.
+    """Deliver status ``status_id`` of ``uid`` to the next ``count`` targets of ``audience`` after ``cursor``
+    (``POSTS_PER_PASS``, the book's pass; a deferred job asks for ``DELIVERY_JOB_SIZE``), and queue the pass
+    after it when there may be more.
 
     Book listing 8.7, fixed: the cursor is the last target reached (score and member), so a pass never repeats
     or skips one even when many share a score. A target whose owner the policy refuses is skipped; a list
-    deleted meanwhile is skipped, not recreated. If the status was deleted while the pass ran, the pass takes
-    it back out of the timelines it just wrote (the clean-up may already have passed them) and the chain stops.
-    Returns the number of targets in this pass; O(POSTS_PER_PASS) in a fixed number of round trips.
-    ``targets``: this pass's targets when the caller already read them.
+    deleted meanwhile is skipped, not recreated. The next pass is queued before this one writes, so another
+    worker can run it meanwhile, unless the status is already gone. If the status was deleted while the pass
+    ran, the pass takes it back out of the timelines it just wrote (the clean-up may already have passed them);
+    the pass after it finds the status gone and stops the chain. Returns the number of targets in this pass;
+    O(count) in a fixed number of round trips. ``targets``: this pass's targets when the caller already read
+    them (a new status, which exists).
     """
     chosen = AUDIENCES[audience]
+    count = limits.POSTS_PER_PASS if count is None else count  # read when called, as every pass does
+    stored = None
     if targets is None:
-        targets = store.graph.members_after(chosen.targets(uid), cursor, limits.POSTS_PER_PASS)
-    if not targets:
-        return 0
-    members = [member for member, _ in targets]
-    item = item or policy.Item(
-        author_uid=uid, status_id=status_id, kind="repost" if repost_of else "status", fields=_repost(repost_of)
-    )
-    if repost_of and not item.fields.get("repost_of_uid"):
-        # A deferred pass knows only the ids: the original's author is part of the decision.
-        original = store.statuses.status_authors([repost_of])[0]
-        item = policy.Item(item.author_uid, status_id, "repost", {**item.fields, "repost_of_uid": original})
-    written = _allowed_targets(chosen, members, item)
-    if repost_of:
-        store.reposts.push_repost(chosen.name, written, repost_of, status_id, posted)
-    elif chosen is LISTS:
-        store.fanout.push_to_list_timelines(written, status_id, posted)
+        # A deferred pass: a deleted status stops its chain here, and the one read also gives the policy the
+        # status as stored.
+        stored = store.statuses.get_status(status_id)
+        if not stored:
+            return 0
+        members, last_score = store.graph.member_ids_after(chosen.targets(uid), cursor, count)
     else:
-        store.fanout.push_to_home_timelines(written, status_id, posted)
-    if not store.statuses.status_exists(status_id):
-        _take_back(chosen, written, status_id, repost_of)
-        return len(targets)
-    if len(targets) >= limits.POSTS_PER_PASS:
-        last_member, last_score = targets[-1]
+        members, last_score = [member for member, _ in targets], targets[-1][1] if targets else None
+    if not members or last_score is None:
+        return 0
+    if len(members) >= count:
         queue.enqueue_delivery(
             audience=audience,
             uid=uid,
             status_id=status_id,
             posted=posted,
-            cursor=(last_score, last_member),
+            cursor=(last_score, members[-1]),
             repost_of=repost_of,
         )
-    return len(targets)
-
-
-def _repost(repost_of: int | None) -> dict[str, int]:
-    return {"repost_of": repost_of} if repost_of else {}
+    if item is None:
+        # A deferred pass knows only the ids its job carries: the policy judges the status as stored (whether
+        # it is private, whose post a repost carries), never what the job's arguments say.
+        stored = stored or store.statuses.get_status(status_id)
+        if not stored:
+            return len(members)  # deleted since: its clean-up takes it out of the timelines it reached
+        item = policy.Item(
+            author_uid=int(stored["uid"]),
+            status_id=status_id,
+            kind="repost" if repost_of else "status",
+            fields=stored,
+        )
+    if repost_of and not item.fields.get("repost_of_uid"):
+        # A repost stored without its original's author: that author is part of the decision.
+        original = store.statuses.status_authors([repost_of])[0]
+        item = policy.Item(item.author_uid, status_id, "repost", {**item.fields, "repost_of_uid": original})
+    written = _allowed_targets(chosen, members, item)
+    if repost_of:
+        store.reposts.push_repost(chosen.name, written, repost_of, status_id, posted)
+        exists = store.statuses.status_exists(status_id)
+    elif chosen is LISTS:
+        store.fanout.push_to_list_timelines(written, status_id, posted)
+        exists = store.statuses.status_exists(status_id)
+    else:
+        exists = store.fanout.push_to_home_timelines(written, status_id, posted)
+    if not exists:
+        _take_back(chosen, written, status_id, repost_of)
+    return len(members)
 
 
 def _take_back(audience: Audience, targets: list[str], status_id: int, repost_of: int | None) -> list[str]:
@@ -155,7 +182,13 @@ def _allowed_targets(audience: Audience, members: list[str], item: policy.Item) 
         owners = store.lists.list_owners(members)
         pairs = [(member, owner) for member, owner in zip(members, owners, strict=True) if owner is not None]
     else:
-        pairs = [(member, int(member)) for member in members]
+        recipients = [int(member) for member in members]
+        # They were read from the author's followers: the policy need not ask whether they follow the author.
+        allowed_followers = policy.allowed_recipients(item=item, recipients=recipients, followers_of=item.author_uid)
+        if len(allowed_followers) == len(recipients):
+            return members  # the usual case: no rule refused anyone
+        kept = set(allowed_followers)
+        return [member for member, recipient in zip(members, recipients, strict=True) if recipient in kept]
     allowed = set(policy.allowed_recipients(item=item, recipients=[owner for _, owner in pairs]))
     return [member for member, owner in pairs if owner in allowed]
 

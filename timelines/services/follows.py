@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import time
 
-from timelines import exceptions, keys, store
+from timelines import events, exceptions, keys, limits, store
 from timelines.services.activity import record_active
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
-from timelines.services.refill import copy_author, remove_author
+from timelines.services.publishing import publish
+from timelines.services.refill import copy_author, remove_followee
 from timelines.services.users import require_users
 
 
@@ -47,10 +48,11 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
 def make_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bool:
     """The follow itself, once allowed: both sides of the graph, then the follower's home."""
     now = time.time()
-    added = store.graph.graph_add(keys.following(uid), keys.user(uid), other_uid, now, "following")
-    if added < 0:
-        raise exceptions.UnknownUser()
-    if store.graph.graph_add(keys.followers(other_uid), keys.user(other_uid), uid, now, "followers") < 0:
+    added, theirs = store.graph.add_follow(uid, other_uid, now)
+    if added < 0 and theirs > 0:
+        # Both sides went in one round trip; a follower gone meanwhile must not stay among the followers.
+        store.graph.graph_remove(keys.followers(other_uid), keys.user(other_uid), uid, "followers")
+    if added < 0 or theirs < 0:
         raise exceptions.UnknownUser()
     if added:
         copy_author(author=other_uid, uid=uid)
@@ -80,12 +82,18 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
 
     Removes every status of the former followee that can still be in the follower's home: all of the
     followee's statuses posted since the oldest entry of that home, not only their latest 1,000. If that made
-    room, a refill from the people still followed is queued (``request_refill``) and this returns at
-    once. Raises ``CannotFollowSelf`` or ``UnknownUser``.
+    room, a refill from the people still followed is queued and this returns at once. Two round trips, and
+    the refill's enqueue when the home held some. Raises ``CannotFollowSelf`` or ``UnknownUser``.
     """
-    _check(uid, other_uid)
-    removed = store.graph.graph_remove(keys.following(uid), keys.user(uid), other_uid, "following")
-    store.graph.graph_remove(keys.followers(other_uid), keys.user(other_uid), uid, "followers")
-    if removed:
-        remove_author(author=other_uid, uid=uid)
-    return bool(removed)
+    if uid == other_uid:
+        raise exceptions.CannotFollowSelf()
+    # The users' existence is checked by the removal itself, which changes nothing for a missing user.
+    # The followee's newest statuses are read with it: nearly always all that can be in the home.
+    unfollow = store.graph.remove_follow(uid, other_uid, recent=limits.HOME_TIMELINE_SIZE)
+    if unfollow is None:
+        raise exceptions.UnknownUser()
+    if unfollow.removed:
+        remove_followee(uid=uid, author=other_uid, unfollow=unfollow)
+        # The follower's open live pages stop at once, not at their next refresh (a private account's posts).
+        publish(events.relations_changed(uid=uid, other=other_uid))
+    return unfollow.removed

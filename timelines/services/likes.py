@@ -14,21 +14,13 @@ from timelines import exceptions, store
 from timelines.services.activity import record_active
 from timelines.services.notifications import LIKE, notify
 from timelines.services.users import require_user
-
-
-def _status(status_id: int) -> dict[str, str]:
-    fields = store.statuses.get_status(status_id) if isinstance(status_id, int) and status_id > 0 else {}
-    if fields.get("repost_of"):
-        fields = store.statuses.get_status(int(fields["repost_of"]))  # liking a repost likes its original
-    if not fields:
-        raise exceptions.StatusNotFound()
-    return fields
+from timelines.services.visibility import status_to_act_on
 
 
 def like_status(*, uid: int, status_id: int) -> bool:
-    """Like ``status_id`` as ``uid``; True if it was not liked yet. Notifies the author. Raises
-    ``UnknownUser`` or ``StatusNotFound``."""
-    fields = _status(status_id)
+    """Like ``status_id`` (the original, for a repost) as ``uid``; True if it was not liked yet. Notifies the
+    author. Raises ``UnknownUser``, or ``StatusNotFound`` when the post is missing or ``uid`` may not see it."""
+    fields = status_to_act_on(uid=uid, status_id=status_id)
     require_user(uid)
     liked_id = int(fields["id"])
     now = time.time()

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from timelines import events, exceptions, limits, policy, store
 from timelines.services.publishing import publish
@@ -31,12 +32,22 @@ _FROM_MODERATORS = frozenset({MODERATION, REPORT_RESOLVED})
 
 
 def notify(
-    *, recipients: Iterable[int], kind: str, actor: int, status_id: int | None = None, text: str = ""
+    *,
+    recipients: Iterable[int],
+    kind: str,
+    actor: int,
+    status_id: int | None = None,
+    text: str = "",
+    cause: Mapping[str, Any] | None = None,
 ) -> list[int]:
     """Notify each of ``recipients`` (once each, never ``actor``) that ``actor`` did ``kind`` (to
     ``status_id``), as far as the policy lets them receive it; ``text`` is what the moderators wrote, for
     their notifications (``actor`` ``MODERATORS``, which no policy stops). Returns who was notified. Two
-    round trips per recipient, plus the event."""
+    round trips per recipient, plus the event.
+
+    ``cause``: the status of ``actor`` that makes the notification (the post that mentions or answers, the
+    repost), as stored. The policy judges it for each recipient, so a post that a recipient may not see (a
+    private account's, to a non-follower) notifies them of nothing."""
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
     if kind in _FROM_MODERATORS:
@@ -44,7 +55,11 @@ def notify(
     else:
         candidates = [recipient for recipient in dict.fromkeys(recipients) if recipient != actor]
         item = policy.Item(
-            author_uid=actor, status_id=status_id, kind=f"notification.{kind}", context=policy.NOTIFICATION
+            author_uid=actor,
+            status_id=status_id,
+            kind=f"notification.{kind}",
+            fields=cause or {},
+            context=policy.NOTIFICATION,
         )
         notified = policy.allowed_recipients(item=item, recipients=candidates)
     for recipient in notified:

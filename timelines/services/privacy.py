@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import time
 
-from timelines import exceptions, keys, limits, store
+from timelines import events, exceptions, keys, limits, store
 from timelines.services.follows import make_follow, unfollow_user, withdraw_follow_request
 from timelines.services.notifications import FOLLOW_ACCEPTED, notify
+from timelines.services.publishing import publish
 from timelines.services.refill import request_refill
 from timelines.services.users import require_users
 
@@ -82,6 +83,10 @@ def block_user(*, uid: int, other_uid: int) -> bool:
     for follower, followee in ((uid, other_uid), (other_uid, uid)):
         unfollow_user(uid=follower, other_uid=followee)
         withdraw_follow_request(uid=follower, other_uid=followee)
+    if added:
+        # Both people's open live pages stop showing each other at once.
+        publish(events.relations_changed(uid=uid, other=other_uid))
+        publish(events.relations_changed(uid=other_uid, other=uid))
     return added
 
 
@@ -95,7 +100,10 @@ def mute_user(*, uid: int, other_uid: int) -> bool:
     """Mute ``other_uid`` as ``uid``; True if it is new. Their posts and reposts leave ``uid``'s feeds and
     notifications at once (the pages ask the policy); nothing else changes."""
     _check(uid, other_uid)
-    return store.privacy.add_pair(keys.mutes(uid), keys.muted_by(other_uid), other_uid, uid, time.time())
+    added = store.privacy.add_pair(keys.mutes(uid), keys.muted_by(other_uid), other_uid, uid, time.time())
+    if added:
+        publish(events.relations_changed(uid=uid, other=other_uid))  # the muter's open live pages, at once
+    return added
 
 
 def unmute_user(*, uid: int, other_uid: int) -> bool:

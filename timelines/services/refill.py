@@ -57,18 +57,29 @@ def _timeline(uid: int | None, list_id: int | None) -> _Timeline:
 def _allowed_entries(
     reader: int | None, per_source: Sequence[tuple[int, Sequence[tuple[int, float]]]]
 ) -> list[list[tuple[int, float]]]:
-    """For each (author, entries), the entries ``reader`` may receive; nothing when there is no reader."""
+    """For each (author, entries), the entries ``reader`` may receive; nothing when there is no reader. Each
+    status is judged as stored (the fields the policy names: whether it is private, whose post a repost
+    carries), read in one more round trip when the policy names any."""
     if reader is None:
         return [[] for _ in per_source]
     chooser = policy.get_policy()
-    state = chooser.load(recipients=(reader,), authors={author for author, _ in per_source})
+    ids = [status_id for _, entries in per_source for status_id, _ in entries]
+    stored = dict(zip(ids, store.statuses.get_status_fields(ids, chooser.status_fields), strict=True))
+    items = {
+        status_id: policy.Item(author_uid=author, status_id=status_id, fields=stored[status_id])
+        for author, entries in per_source
+        for status_id, _ in entries
+    }
+    authors = {author for author, _ in per_source}
+    authors |= {int(item.fields["repost_of_uid"]) for item in items.values() if item.fields.get("repost_of_uid")}
+    state = chooser.load(recipients=(reader,), authors=authors, items=list(items.values()))
     if chooser.allows_all(state):
         return [list(entries) for _, entries in per_source]
     return [
         [
             (status_id, score)
             for status_id, score in entries
-            if chooser.allows(state, recipient=reader, item=policy.Item(author_uid=author, status_id=status_id))
+            if chooser.allows(state, recipient=reader, item=items[status_id])
         ]
         for author, entries in per_source
     ]
@@ -96,14 +107,35 @@ def remove_author(*, author: int, uid: int | None = None, list_id: int | None = 
     (all those posted since its oldest entry, not only the latest 1,000), and queue a refill when that made
     room. Returns whether anything was removed."""
     timeline = _timeline(uid, list_id)
-    oldest = store.timelines.oldest_score(timeline.key)
+    return _remove_since(timeline, author, store.timelines.oldest_score(timeline.key))
+
+
+def remove_followee(*, uid: int, author: int, unfollow: store.graph.Unfollow) -> bool:
+    """``remove_author`` from ``uid``'s home, with what ``store.graph.remove_follow`` read with the unfollow
+    itself: the home's oldest score and the followee's newest statuses. When those cover everything the
+    followee posted since that oldest entry (nearly always), one round trip and the refill's enqueue."""
+    # What is newer than the oldest entry is a prefix of the profile, whole when the first status left out
+    # is older than that entry.
+    complete = unfollow.recent_floor is None or (
+        unfollow.oldest is not None and unfollow.recent_floor < unfollow.oldest
+    )
+    return _remove_since(_timeline(uid, None), author, unfollow.oldest, unfollow.recent if complete else None)
+
+
+def _remove_since(timeline: _Timeline, author: int, oldest: float | None, theirs: list[str] | None = None) -> bool:
+    """Remove ``author``'s statuses posted since ``oldest`` from the timeline (``theirs``: those ids, or more,
+    when the caller read them), numbering and queueing a refill run; whether it held any."""
     if oldest is None:
         return False
-    theirs = store.timelines.timeline_ids_since(keys.profile_timeline(author), oldest)
-    if not store.timelines.remove_from_timeline(timeline.key, theirs):
+    if theirs is None:
+        theirs = store.timelines.timeline_ids_since(keys.profile_timeline(author), oldest)
+    if not theirs:
         return False
-    request_refill(uid=uid, list_id=list_id)
-    return True
+    # The removal and the new run's number in one round trip; the run is queued even when the timeline held
+    # none of them (rare: an author whose posts all left it), since its number stops older runs.
+    removed, run = store.refill.remove_and_start_refill(timeline.key, theirs)
+    queue.enqueue_refill(**timeline.job_kwargs, run=run, cursor=None)
+    return removed > 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from timelines.services.delivery import deliver_status
 from timelines.services.notifications import REPOST, notify
 from timelines.services.publishing import publish
 from timelines.services.users import require_user
+from timelines.services.visibility import status_to_act_on
 
 
 def _original(status_id: int) -> dict[str, str]:
@@ -31,8 +32,9 @@ def _original(status_id: int) -> dict[str, str]:
 def repost_status(*, uid: int, status_id: int) -> bool:
     """Repost ``status_id`` (or the original it reposts) as ``uid``; True if that made a new repost, False if
     ``uid`` had already reposted it. Raises ``UnknownUser``, ``StatusNotFound`` (missing or deleted) or
-    ``CannotRepost`` (the policy does not let the public see it: a private post cannot be reposted)."""
-    original = _original(status_id)
+    ``CannotRepost`` (the policy does not let the public see it: a private post cannot be reposted). A post
+    ``uid`` may not see is ``StatusNotFound``, as if it did not exist."""
+    original = status_to_act_on(uid=uid, status_id=status_id)
     original_id, author_uid = int(original["id"]), int(original["uid"])
     reposter = require_user(uid)
     if not _public(original):
@@ -56,6 +58,10 @@ def repost_status(*, uid: int, status_id: int) -> bool:
         "repost_of_uid": author_uid,
         "repost_of_login": original["login"],
     }
+    if reposter.get("private"):
+        # A private account's repost is one of its posts: for its approved followers only, like the posts it
+        # writes, whatever the account does later (the policy reads this field, as for any status).
+        fields["private"] = 1
     store.statuses.write_status(repost_id, fields)
     if store.reposts.add_reposter(original_id, uid, posted) < 0:
         # The original was deleted meanwhile: take the repost back; nothing else was written.
@@ -65,7 +71,7 @@ def repost_status(*, uid: int, status_id: int) -> bool:
     store.statuses.add_to_profile(uid, repost_id, posted, home=False)
     store.reposts.push_repost("followers", [uid], original_id, repost_id, posted)
     deliver_status(status={**fields, "posted": posted})
-    notify(recipients=[author_uid], kind=REPOST, actor=uid, status_id=original_id)
+    notify(recipients=[author_uid], kind=REPOST, actor=uid, status_id=original_id, cause=fields)
     publish(events.status_created({**fields, "posted": posted, "repost_of": typed(original)}))
     return True
 

@@ -16,9 +16,10 @@ from timelines import events, exceptions, limits, store, text
 from timelines.records import Status
 from timelines.services.activity import record_post
 from timelines.services.cleanup import finish_deletion
-from timelines.services.delivery import deliver_status
+from timelines.services.delivery import audience_keys, deliver_status
 from timelines.services.discovery import index_status
 from timelines.services.publishing import publish
+from timelines.services.visibility import status_to_act_on
 from timelines.validation import clean_extra, clean_message, parse_int
 
 logger = logging.getLogger(__name__)
@@ -32,20 +33,16 @@ def create_status(*, uid: int, message: str, in_reply_to: int | None = None, **d
     return Status.from_hash(fields)
 
 
-def _parent(in_reply_to: object) -> dict[str, str]:
-    """The stored hash of the status a reply answers (the original, when it is a repost)."""
+def _parent(uid: int, in_reply_to: object) -> dict[str, str]:
+    """The stored hash of the status ``uid``'s reply answers (the original, when it is a repost); a post
+    ``uid`` may not see is ``StatusNotFound``."""
     try:
         parent_id = parse_int(str(in_reply_to)) if not isinstance(in_reply_to, int) else in_reply_to
     except ValueError:
         raise exceptions.StatusNotFound() from None
     if not 0 < parent_id < limits.MAX_ID:
         raise exceptions.StatusNotFound()
-    parent = store.statuses.get_status(parent_id)
-    if parent.get("repost_of"):
-        parent = store.statuses.get_status(int(parent["repost_of"]))
-    if not parent:
-        raise exceptions.StatusNotFound()
-    return parent
+    return status_to_act_on(uid=uid, status_id=parent_id)
 
 
 def _mentions(message: str) -> str:
@@ -59,7 +56,7 @@ def _fields(*, uid: int, message: str, in_reply_to: int | None, data: dict[str, 
     """A new status's id and fields in stored order, typed as events carry them (not written yet)."""
     message = clean_message(message)
     extra = clean_extra(data)
-    parent = _parent(in_reply_to) if in_reply_to is not None else None
+    parent = _parent(uid, in_reply_to) if in_reply_to is not None else None
     author, status_id, posted_micros = store.statuses.author_and_next_id(uid)
     if not author:
         raise exceptions.UnknownUser()
@@ -98,18 +95,21 @@ def post_status(*, uid: int, message: str, in_reply_to: int | None = None, **dat
     before this returns; the rest are reached by deferred jobs (``delivery``), so the cost of this call does
     not grow with the audience. A reply reaches the replier's followers like any post, and the author it
     answers and the users it mentions are notified. Raises ``InvalidMessage``, ``InvalidStatusData``,
-    ``UnknownUser``, or ``StatusNotFound`` when the post answered is missing or deleted.
+    ``UnknownUser``, or ``StatusNotFound`` when the post answered is missing, deleted, or hidden from ``uid``.
     """
     fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, data=data)
     status_id, posted = int(fields["id"]), float(fields["posted"])
-    if store.statuses.write_to_profile(uid, status_id, {**fields, "posted": repr(posted)}, posted) < 0:
+    added, first = store.statuses.write_to_profile(
+        uid, status_id, {**fields, "posted": repr(posted)}, posted, then_read=audience_keys(uid)
+    )
+    if added < 0:
         store.statuses.delete_status_if_owner(status_id, uid)
         raise exceptions.UnknownUser()
     if "in_reply_to" in fields:
         # A parent deleted since the check above leaves a reply to a deleted post, which is allowed.
         store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
         store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
-    deliver_status(status=fields)
+    deliver_status(status=fields, first=first)
     # What the post leaves besides itself, then its event, in one round trip.
     with store.batch.pipeline() as pipe:
         index_status(fields, pipe=pipe)

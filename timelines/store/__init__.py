@@ -4,8 +4,8 @@ One module per concern, used as ``store.<module>.<function>``: ``users``, ``stat
 timeline ZSET), ``fanout`` (writes to many timelines at once), ``graph`` (id sets with counters: followers,
 following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads),
 ``likes``, ``reposts``, ``notifications``, ``privacy``, ``pages`` (a page of statuses for one viewer),
-``tags``, ``search`` and ``profiles`` (discovery and profile edits), ``moderation`` and ``stats`` (the
-dashboard's counters); ``lua`` registers the scripts in ``scripts/``.
+``tags``, ``search`` and ``profiles`` (discovery and profile edits), ``moderation``, ``stats`` (the
+dashboard's counters) and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in ``scripts/``.
 
 Functions here know keys and commands, not rules: services decide what to write and in which order,
 selectors decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless
@@ -20,6 +20,7 @@ from timelines.store import (
     conversations,
     fanout,
     graph,
+    health,
     likes,
     lists,
     moderation,
@@ -43,6 +44,7 @@ __all__ = [
     "conversations",
     "fanout",
     "graph",
+    "health",
     "likes",
     "lists",
     "moderation",

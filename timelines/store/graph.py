@@ -6,10 +6,13 @@ See ``timelines.store`` for the rules every store module follows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+from redis.cluster import RedisCluster
 
 from socialsite.redis_client import get_redis
 from timelines import keys
-from timelines.store.lua import run_many
+from timelines.store.lua import Call, execute, queue, run_many
 from timelines.store.lua import script as _script
 
 
@@ -21,6 +24,71 @@ def graph_add(set_key: str, user_key: str, member: int, score: float, counter: s
 def graph_remove(set_key: str, user_key: str, member: int, counter: str) -> int:
     """Remove ``member`` from a followers/following set and reset the counter (1 removed, 0 absent)."""
     return int(_script("graph_remove")(keys=[set_key, user_key], args=[member, counter]))
+
+
+def add_follow(uid: int, other_uid: int, score: float) -> tuple[int, int]:
+    """Both sides of ``uid`` following ``other_uid`` (``graph_add`` of each, the follower's side first, the
+    followee's side written even when the first changed nothing, which completes an interrupted follow). One
+    pipelined round trip per server; idempotent. Returns each side's ``graph_add`` result (1 added, 0 already,
+    -1 no such user)."""
+    mine, theirs = run_many(
+        [
+            ("graph_add", [keys.following(uid), keys.user(uid)], [other_uid, repr(score), "following"]),
+            ("graph_add", [keys.followers(other_uid), keys.user(other_uid)], [uid, repr(score), "followers"]),
+        ]
+    )
+    return int(mine), int(theirs)
+
+
+@dataclass(frozen=True, slots=True)
+class Unfollow:
+    """What ``remove_follow`` did and read: whether there was a follow, the score of the oldest entry of the
+    follower's home (None: empty), the followee's newest ``recent`` status ids (newest first), and the score
+    of the status after them, the newest one left out (None when the profile holds no more)."""
+
+    removed: bool
+    oldest: float | None
+    recent: list[str]
+    recent_floor: float | None
+
+
+def remove_follow(uid: int, other_uid: int, *, recent: int = 0) -> Unfollow | None:
+    """Both sides of ``uid`` unfollowing ``other_uid`` (``graph_remove`` of each, the follower's side first),
+    with the score of the oldest entry of ``uid``'s home, which bounds what the unfollow must take out of it,
+    and the followee's ``recent`` newest status ids (read after the removal). None when either user does not
+    exist: each side then changes nothing for a missing user, and the other side finds no edge to a missing
+    user. One pipelined round trip on one server (scripts/remove_followee.lua, scripts/graph_remove.lua and the
+    profile's ZREVRANGEs); on a cluster one per node, then the profile. Idempotent."""
+    calls: list[Call | None] = [
+        ("remove_followee", [keys.following(uid), keys.user(uid), keys.home_timeline(uid)], [other_uid]),
+        ("graph_remove", [keys.followers(other_uid), keys.user(other_uid)], [uid, "followers", "strict"]),
+    ]
+    profile = keys.profile_timeline(other_uid)
+    client = get_redis()
+    if isinstance(client, RedisCluster):
+        mine, theirs = run_many(calls)  # type: ignore[arg-type]
+        with client.pipeline(transaction=False) as pipe:
+            pipe.zrevrange(profile, 0, recent - 1)
+            pipe.zrevrange(profile, recent, recent, withscores=True)
+            ids, last = pipe.execute() if recent else ([], [])
+    else:
+        with client.pipeline(transaction=False) as pipe:
+            for call in calls:
+                queue(pipe, client, *call)  # type: ignore[misc]
+            if recent:
+                pipe.zrevrange(profile, 0, recent - 1)
+                pipe.zrevrange(profile, recent, recent, withscores=True)
+                calls += [None, None]
+            mine, theirs, *read = execute(pipe, client, calls)
+        ids, last = read if recent else ([], [])
+    if int(mine[0]) < 0 or int(theirs) < 0:
+        return None
+    return Unfollow(
+        removed=bool(int(mine[0])),
+        oldest=float(mine[1]) if len(mine) > 1 else None,
+        recent=ids,
+        recent_floor=last[0][1] if last else None,
+    )
 
 
 def graph_remove_many(pairs: Sequence[tuple[str, str]], member: int, counter: str) -> None:
@@ -40,6 +108,16 @@ def members_after(key: str, cursor: tuple[float, str] | None, count: int) -> lis
     score, member = ("-inf", "") if cursor is None else (repr(cursor[0]), cursor[1])
     flat = _script("followers_after")(keys=[key], args=[score, member, count])
     return [(flat[i], float(flat[i + 1])) for i in range(0, len(flat), 2)]
+
+
+def member_ids_after(key: str, cursor: tuple[float, str] | None, count: int) -> tuple[list[str], float | None]:
+    """``members_after`` without the scores, for a fan-out: the next ``count`` members of a ZSET after
+    ``cursor`` (score, member), and the score of the last one (None when there is none)."""
+    score, member = ("-inf", "") if cursor is None else (repr(cursor[0]), cursor[1])
+    reply = _script("followers_after")(keys=[key], args=[score, member, count, "ids"])
+    if not reply:
+        return [], None
+    return reply[1:], float(reply[0])
 
 
 def members_after_many(requests: Sequence[tuple[str, tuple[float, str] | None, int]]) -> list[list[tuple[str, float]]]:

@@ -34,3 +34,15 @@ def members(flag: str) -> set[int]:
 
 def count(flag: str) -> int:
     return int(get_redis().scard(_SETS[flag]))
+
+
+def states(uids: list[int]) -> list[tuple[bool, bool]]:
+    """(suspended, limited) for each of ``uids``, in order: two SMISMEMBERs pipelined in one round trip,
+    whatever the number of uids (the sets are small, so this never reads a user's hash)."""
+    if not uids:
+        return []
+    with get_redis().pipeline(transaction=False) as pipe:
+        pipe.smismember(keys.SUSPENDED_USERS, uids)  # the streams' and the policy's set of suspended accounts
+        pipe.smismember(keys.LIMITED_USERS, uids)
+        suspended, limited = pipe.execute()
+    return [(bool(s), bool(lim)) for s, lim in zip(suspended, limited, strict=True)]

@@ -24,10 +24,11 @@ from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys
 from timelines.store.lua import script as _script
 from timelines.store.privacy import Relations
+from timelines.store.status_hash import STORED_POSTED, posted_text
 from timelines.store.timelines import timeline_page
 
 # What changes in a status hash after it is written: its counters, and a mark when the post it answers is
-# deleted (store.conversations).
+# deleted (store.conversations); with posted, stored as ``P`` or, in older hashes, ``posted`` (store.status_hash).
 STATUS_FIELDS = ("posted", "uid", "repost_of", "reply_count", "repost_count", "like_count", "in_reply_to_deleted")
 ORIGINAL_FIELDS = ("posted", "uid", "reply_count", "repost_count", "like_count", "in_reply_to_deleted")
 ENTRY_WIDTH = 15
@@ -38,7 +39,7 @@ class PageEntry(NamedTuple):
     """What a page read says about one of its ids (``scripts/read_page.lua``'s order): ``uid`` None means the
     status is gone; ``original_uid`` None means it is not a repost, or its original is gone."""
 
-    posted: str | None
+    posted: str | None  # as readers know it (store.status_hash.posted_text)
     uid: int | None
     repost_of: int | None
     replies: int
@@ -123,6 +124,9 @@ def read_ids(ids: Sequence[int], *, viewer: int | None) -> PageRead:
 def _parse(reply: list[Any], viewer: int | None) -> PageRead:
     ids, flat, authors = reply
     make = PageEntry._make
+    for start in range(0, len(flat), ENTRY_WIDTH):
+        flat[start] = posted_text(flat[start])
+        flat[start + 7] = posted_text(flat[start + 7])
     entries = [make(flat[start : start + ENTRY_WIDTH]) for start in range(0, len(flat), ENTRY_WIDTH)]
     rows = [authors[start : start + AUTHOR_WIDTH] for start in range(0, len(authors), AUTHOR_WIDTH)]
     return PageRead(ids, entries, _relations(viewer, rows))
@@ -158,6 +162,14 @@ def _relations(viewer: int | None, rows: list[list[Any]]) -> Relations:
     return Relations(flags, frozenset(blocked), frozenset(muted), frozenset(follows))
 
 
+def _with_posted(fields: list[Any]) -> list[Any]:
+    """HMGET's reply for the fields and ``P``: the fields, ``posted`` first, as readers know it."""
+    *named, micros = fields
+    if micros is not None:
+        named[0] = posted_text(int(micros))
+    return named
+
+
 def _read_in_pipelines(ids: list[int], viewer: int | None) -> PageRead:
     """What ``read_page.lua`` returns, read with pipelines (a cluster): statuses, originals, then flags and
     relations."""
@@ -166,16 +178,16 @@ def _read_in_pipelines(ids: list[int], viewer: int | None) -> PageRead:
         return PageRead([], [], Relations({}, frozenset(), frozenset(), frozenset()))
     with client.pipeline(transaction=False) as pipe:
         for status_id in ids:
-            pipe.hmget(keys.status(status_id), list(STATUS_FIELDS))
-        statuses = pipe.execute()
+            pipe.hmget(keys.status(status_id), [*STATUS_FIELDS, STORED_POSTED])
+        statuses = [_with_posted(fields) for fields in pipe.execute()]
     originals_of = [fields[2] if fields[1] and fields[2] else None for fields in statuses]
     wanted = [original for original in originals_of if original]
     originals: dict[str, list[Any]] = {}
     if wanted:
         with client.pipeline(transaction=False) as pipe:
             for original in wanted:
-                pipe.hmget(keys.status(original), list(ORIGINAL_FIELDS))
-            originals = dict(zip(wanted, pipe.execute(), strict=True))
+                pipe.hmget(keys.status(original), [*ORIGINAL_FIELDS, STORED_POSTED])
+            originals = dict(zip(wanted, [_with_posted(fields) for fields in pipe.execute()], strict=True))
     empty: list[Any] = [None] * len(ORIGINAL_FIELDS)
     shown = [int(original) if original else status_id for status_id, original in zip(ids, originals_of, strict=True)]
     authors: list[int] = []

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 
 from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys, limits
-from timelines.store.lua import Call, execute, queue
+from timelines.store.lua import Call, execute, queue, run_many
 from timelines.store.lua import script as _script
+from timelines.store.status_hash import from_stored, names_to_read, picked, to_stored
 
 
 def next_status_id() -> tuple[int, int]:
@@ -32,25 +33,44 @@ def author_and_next_id(uid: int) -> tuple[dict[str, str], int, int]:
     return author, int(status_id), int(micros)
 
 
-def write_to_profile(uid: int, status_id: int, fields: dict[str, str | int | float], posted: float) -> int:
-    """``write_status`` then ``add_to_profile`` (with home); the latter's result. One pipelined round trip on a
-    single server; on a cluster the two keys' nodes in turn."""
+def write_to_profile(
+    uid: int,
+    status_id: int,
+    fields: dict[str, str | int | float],
+    posted: float,
+    *,
+    then_read: Sequence[str] = (),
+    count: int | None = None,
+) -> tuple[int, list[list[tuple[str, float]]]]:
+    """``write_status`` then ``add_to_profile`` (with home): the latter's result, and the first ``count``
+    members of each ZSET of ``then_read`` (``graph.members_after``), read after the writes: a new status's
+    first targets, so that a follower arriving meanwhile gets it either from its profile or by delivery. One
+    pipelined round trip on a single server; on a cluster the keys' nodes in turn."""
     profile_keys = [keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)]
     profile_args = [status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home"]
+    count = limits.POSTS_PER_PASS if count is None else count  # read when called: tests and settings may change it
+    reads: list[Call] = [("followers_after", [key], ["-inf", "", count]) for key in then_read]
     client = get_redis()
     if is_cluster():
         write_status(status_id, fields)
-        return int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
+        added = int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
+        return added, [_pairs(flat) for flat in run_many(reads)]
     with client.pipeline(transaction=False) as pipe:
-        pipe.hset(keys.status(status_id), mapping=fields)
-        call: Call = ("add_to_profile", profile_keys, profile_args)
-        queue(pipe, client, *call)
-        _, added = execute(pipe, client, [None, call])
-    return int(added)
+        pipe.hset(keys.status(status_id), mapping=to_stored(fields))
+        calls: list[Call | None] = [None, ("add_to_profile", profile_keys, profile_args), *reads]
+        for call in calls[1:]:
+            queue(pipe, client, *call)  # type: ignore[misc]
+        _, added, *read = execute(pipe, client, calls)
+    return int(added), [_pairs(flat) for flat in read]
+
+
+def _pairs(flat: Sequence[str]) -> list[tuple[str, float]]:
+    return [(flat[i], float(flat[i + 1])) for i in range(0, len(flat), 2)]
 
 
 def write_status(status_id: int, fields: dict[str, str | int | float]) -> None:
-    get_redis().hset(keys.status(status_id), mapping=fields)
+    """Write a new status hash; ``fields`` as readers know them, stored compactly (``status_hash``)."""
+    get_redis().hset(keys.status(status_id), mapping=to_stored(fields))
 
 
 def add_to_profile(uid: int, status_id: int, posted: float, *, home: bool = True) -> int:
@@ -65,7 +85,8 @@ def add_to_profile(uid: int, status_id: int, posted: float, *, home: bool = True
 
 
 def get_status(status_id: int) -> dict[str, str]:
-    return get_redis().hgetall(keys.status(status_id))
+    """The status hash as readers know it (``status_hash.from_stored``); ``{}`` when there is none."""
+    return from_stored(status_id, get_redis().hgetall(keys.status(status_id)))
 
 
 def get_statuses(status_ids: Sequence[int | str]) -> list[dict[str, str]]:
@@ -75,7 +96,8 @@ def get_statuses(status_ids: Sequence[int | str]) -> list[dict[str, str]]:
     with get_redis().pipeline(transaction=False) as pipe:
         for status_id in status_ids:
             pipe.hgetall(keys.status(status_id))  # ints, or digit strings straight from Redis
-        return pipe.execute()
+        found = pipe.execute()
+    return [from_stored(status_id, stored) for status_id, stored in zip(status_ids, found, strict=True)]
 
 
 def status_exists(status_id: int) -> bool:
@@ -102,12 +124,33 @@ def status_authors(status_ids: Sequence[int | str]) -> list[int | None]:
         return [int(uid) if uid is not None else None for uid in pipe.execute()]
 
 
+def get_status_fields(status_ids: Sequence[int | str], names: Sequence[str]) -> list[dict[str, str]]:
+    """The fields ``names`` of each status that has them (``{}`` where it has none, or is gone), in order. One
+    round trip: a script on a single server, a pipeline on a cluster (the hashes span slots)."""
+    if not status_ids or not names:
+        return [{} for _ in status_ids]
+    asked = names_to_read(names)  # either layout (status_hash)
+    if not is_cluster():
+        # One script answering only for the statuses that hold any of the fields (scripts/status_fields.lua).
+        flat = _script("status_fields")(keys=[keys.status(int(status_id)) for status_id in status_ids], args=asked)
+        found: list[dict[str, str]] = [{} for _ in status_ids]
+        step = 1 + len(asked)
+        for start in range(0, len(flat), step):
+            found[int(flat[start]) - 1] = picked(names, flat[start + 1 : start + step])
+        return found
+    with get_redis().pipeline(transaction=False) as pipe:
+        for status_id in status_ids:
+            pipe.hmget(keys.status(int(status_id)), asked)
+        replies = pipe.execute()
+    return [picked(names, values) for values in replies]
+
+
 def delete_status_if_owner(status_id: int, uid: int) -> tuple[str, dict[str, str]]:
     """Delete ``status:{id}`` if ``uid`` wrote it. Returns ("deleted", old fields), ("missing", {}) or
     ("not_owner", {})."""
     reply = _script("delete_status")(keys=[keys.status(status_id)], args=[uid])
     outcome, flat = reply[0], reply[1:]
-    return outcome, dict(zip(flat[::2], flat[1::2], strict=True))
+    return outcome, from_stored(status_id, dict(zip(flat[::2], flat[1::2], strict=True)))
 
 
 def remove_from_author(uid: int, status_id: int) -> int:
@@ -116,25 +159,3 @@ def remove_from_author(uid: int, status_id: int) -> int:
             keys=[keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)], args=[status_id]
         )
     )
-
-
-def get_statuses_and_flags(
-    status_ids: Sequence[int | str], viewer: int | None, flag_ids: Sequence[int]
-) -> tuple[list[dict[str, str]], list[bool], list[bool]]:
-    """The hashes of ``status_ids`` and, for ``viewer``, whether they liked and reposted each of ``flag_ids``
-    (all False without a viewer). One pipelined round trip."""
-    client = get_redis()
-    with client.pipeline(transaction=False) as pipe:
-        for status_id in status_ids:
-            pipe.hgetall(keys.status(status_id))
-        asks_flags = viewer is not None and bool(flag_ids)
-        if asks_flags:
-            members = [str(status_id) for status_id in flag_ids]
-            pipe.zmscore(keys.likes_of(viewer), members)
-            pipe.hmget(keys.user_reposts(viewer), members)
-        replies = pipe.execute() if (status_ids or asks_flags) else []
-    hashes = replies[: len(status_ids)]
-    if not asks_flags:
-        return hashes, [False] * len(flag_ids), [False] * len(flag_ids)
-    liked, reposted = replies[len(status_ids)], replies[len(status_ids) + 1]
-    return hashes, [score is not None for score in liked], [value is not None for value in reposted]

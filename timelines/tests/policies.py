@@ -24,7 +24,9 @@ def refusal(recipient: int | None, author: int | str = "*") -> str:
 
 
 class RefusingPolicy(Policy):
-    def load(self, *, recipients: Any, authors: Any, items: Any = ()) -> frozenset[tuple[str, str]]:
+    def load(
+        self, *, recipients: Any, authors: Any, items: Any = (), followers_of: Any = None
+    ) -> frozenset[tuple[str, str]]:
         pairs = (entry.split(":", 1) for entry in os.environ.get(ENV, "").split(",") if ":" in entry)
         return frozenset((recipient, author) for recipient, author in pairs)
 

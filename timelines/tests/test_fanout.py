@@ -9,8 +9,8 @@ import pytest
 from rq.job import JobStatus
 from rq.registry import StartedJobRegistry
 
-from socialsite.redis_client import get_job_redis, get_redis
-from timelines import keys, limits, queue, services
+from socialsite.redis_client import get_job_redis
+from timelines import keys, limits, queue, services, store
 from timelines.tests.helpers import (
     home_timeline_of,
     homes_holding,
@@ -62,7 +62,7 @@ def test_running_a_fan_out_batch_twice_changes_nothing(star_with_fans):
     status_id = services.post_status(uid=star, message="once only")
     run_worker_burst()
     before = {fan: home_timeline_of(fan) for fan in fans[::250]}
-    posted = float(get_redis().hget(keys.status(status_id), "posted"))
+    posted = float(store.statuses.get_status(status_id)["posted"])
     reached = services.syndicate_status(uid=star, status_id=status_id, posted=posted)
     assert reached == limits.POSTS_PER_PASS
     # The follow-up batch already ran under the same job id: no second chain is queued.

@@ -123,3 +123,34 @@ def test_the_policy_decides_who_is_notified(alice, bob, settings, monkeypatch, k
     else:
         services.follow_user(uid=alice, other_uid=bob)
     assert selectors.get_notifications(uid=bob) == []
+
+
+def test_a_private_post_notifies_only_those_who_may_see_it(alice, bob, carol, make_user):
+    """Mentions and replies in a private account's posts, and its reposts, notify its approved followers only."""
+    erin = make_user("erin", "Erin")
+    services.set_private(uid=alice, private=True)
+    services.follow_user(uid=bob, other_uid=alice)
+    services.approve_follow_request(uid=alice, requester_uid=bob)
+    carols = services.post_status(uid=carol, message="carol's public post")
+    services.post_status(uid=alice, message="hello @bob and @carol")
+    services.post_status(uid=alice, message="an answer", in_reply_to=carols)
+    services.repost_status(uid=alice, status_id=services.post_status(uid=erin, message="erin's news"))
+    assert [n.kind for n in selectors.get_notifications(uid=bob)] == ["mention", "follow_accepted"]
+    for stranger in (carol, erin):
+        assert selectors.get_unread_count(uid=stranger) == 0
+        assert selectors.get_notifications(uid=stranger) == []
+
+
+def test_a_private_account_is_told_of_likes_and_replies_to_its_posts(alice, bob):
+    services.set_private(uid=alice, private=True)
+    services.follow_user(uid=bob, other_uid=alice)
+    services.approve_follow_request(uid=alice, requester_uid=bob)
+    post = services.post_status(uid=alice, message="for my followers")
+    services.like_status(uid=bob, status_id=post)
+    services.post_status(uid=bob, message="an answer", in_reply_to=post)
+    assert [(n.kind, n.actor.id) for n in selectors.get_notifications(uid=alice)] == [
+        ("reply", bob),
+        ("like", bob),
+        ("follow_request", bob),
+    ]
+    assert selectors.get_unread_count(uid=alice) == 3

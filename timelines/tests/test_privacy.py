@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from timelines import exceptions, selectors, services
+from socialsite.redis_client import get_redis
+from timelines import exceptions, keys, policy, selectors, services
 from timelines.tests.helpers import home_timeline_of, run_worker_burst
 
 
@@ -136,3 +137,46 @@ def test_relations_with_yourself_are_refused(alice):
     for service in (services.block_user, services.mute_user, services.unblock_user, services.unmute_user):
         with pytest.raises(exceptions.CannotTargetSelf):
             service(uid=alice, other_uid=alice)
+
+
+def test_a_private_accounts_repost_reaches_its_approved_followers_only(alice, bob, carol, make_user):
+    erin = make_user("erin", "Erin")
+    services.set_private(uid=alice, private=True)
+    services.follow_user(uid=bob, other_uid=alice)
+    services.approve_follow_request(uid=alice, requester_uid=bob)
+    watching = services.create_user_list(uid=carol, name="watching")
+    services.follow_user_list(uid=carol, other_uid=alice, list_id=watching)
+    shared = services.post_status(uid=erin, message="public news")
+    assert services.repost_status(uid=alice, status_id=shared)
+    by_alice = [e for e in selectors.get_status_messages(uid=bob, count=100) if e.reposted_by]
+    assert [(e.status.id, e.reposted_by.id) for e in by_alice] == [(shared, alice)]
+    repost = by_alice[0].entry_id
+    assert profile(alice, bob) == [shared] and profile(alice, alice) == [shared]
+    assert profile(alice, carol) == [] and profile(alice, None) == []
+    assert selectors.get_list_status_messages(list_id=watching, viewer_uid=carol) == []
+    assert get_redis().zscore(keys.list_timeline(watching), repost) is None  # the fan-out skipped carol's list
+    assert not policy.may_see(viewer=None, status=selectors.get_status(status_id=repost), context=policy.LISTING)
+
+
+def test_copies_and_rebuilds_of_a_timeline_judge_each_status_as_stored(alice, bob, carol, make_user):
+    """Adding a private account to a list copies its recent posts and reposts into the list's timeline only for
+    an approved follower; a rebuild of a stranger's list does not bring them back either."""
+    erin = make_user("erin", "Erin")
+    services.set_private(uid=alice, private=True)
+    services.follow_user(uid=bob, other_uid=alice)
+    services.approve_follow_request(uid=alice, requester_uid=bob)
+    post = services.post_status(uid=alice, message="for my followers")
+    services.repost_status(uid=alice, status_id=services.post_status(uid=erin, message="erin's news"))
+    repost = next(e.entry_id for e in selectors.get_status_messages(uid=alice, count=10) if e.reposted_by)
+    lists = {}
+    for owner in (bob, carol):
+        lists[owner] = services.create_user_list(uid=owner, name="alice")
+        services.follow_user_list(uid=owner, other_uid=alice, list_id=lists[owner])
+
+    def stored(list_id: int) -> set[int]:
+        return {int(member) for member in get_redis().zrange(keys.list_timeline(list_id), 0, -1)}
+
+    assert stored(lists[bob]) == {post, repost}
+    assert stored(lists[carol]) == set()
+    services.rebuild_timeline(list_id=lists[carol])
+    assert stored(lists[carol]) == set()

@@ -69,7 +69,7 @@ def test_racing_sign_ups_of_one_login_give_exactly_one_user():
     assert len(outcomes) == 16
     assert selectors.get_user_by_login(login="popular").id == winners[0]
     # Losers leave nothing behind: one user hash in all.
-    assert list(get_redis().scan_iter(match="user:{*}")) == [keys.user(winners[0])]
+    assert list(get_redis().scan_iter(match=keys.user("*"))) == [keys.user(winners[0])]
 
 
 def test_unknown_users_raise():
@@ -198,6 +198,21 @@ def test_follow_copies_the_followees_recent_posts_and_unfollow_removes_them(alic
 
     services.unfollow_user(uid=bob, other_uid=alice)
     assert home_timeline_of(bob) == [carols, mine]
+
+
+def test_unfollow_removes_the_followees_posts_even_past_their_latest_thousand(alice, bob):
+    """bob's home keeps alice's first posts while he mutes her; she then posts a full home's worth that never
+    reach him. Unfollowing her still takes her first posts out of his home."""
+    services.follow_user(uid=bob, other_uid=alice)
+    mine = services.post_status(uid=bob, message="bob's own")
+    early = [services.post_status(uid=alice, message=f"early {i}") for i in range(3)]
+    services.mute_user(uid=bob, other_uid=alice)
+    for i in range(limits.HOME_TIMELINE_SIZE + 5):
+        services.post_status(uid=alice, message=f"muted {i}")
+    assert home_timeline_of(bob) == [*reversed(early), mine]
+
+    services.unfollow_user(uid=bob, other_uid=alice)
+    assert home_timeline_of(bob) == [mine]
 
 
 def test_follow_copies_at_most_a_full_home_timeline(alice, bob):

@@ -19,10 +19,15 @@ from timelines.views.params import announce, query_int, viewer_uid, wants_fragme
 THREAD_PAGE_SIZE = limits.DEFAULT_PAGE_SIZE
 
 
-def _status_of(login: str, status_id: int | str) -> Status:
-    """The post ``status_id`` if ``login`` wrote it (case-insensitively); a repost or anything else is 404."""
+def _status_of(login: str, status_id: int | str, *, actor: int | None = None) -> Status:
+    """The post ``status_id`` if ``login`` wrote it (case-insensitively), and with ``actor`` if the policy lets
+    that person see it; a repost, a post hidden from the actor or anything else is 404. (The post's page asks
+    no actor: its thread read applies the policy to the viewer in the same round trip.)"""
     try:
-        status = selectors.get_status(status_id=int(status_id))
+        if actor is None:
+            status = selectors.get_status(status_id=int(status_id))
+        else:
+            status = selectors.get_status(status_id=int(status_id), viewer_uid=actor)
     except exceptions.StatusNotFound:
         raise Http404(exceptions.STATUS_NOT_FOUND) from None
     if status.login.lower() != login.lower() or status.repost_of is not None:
@@ -61,7 +66,7 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
 @ratelimits.limit("posts")
 def reply(request: HttpRequest, login: str, status_id: int) -> HttpResponse:
     """GET: the reply form on its own, swapped in under a post by its Reply button (htmx). POST: the reply."""
-    status = _status_of(login, status_id)
+    status = _status_of(login, status_id, actor=request.user.uid)
     if request.method != "POST":
         form = ReplyForm(initial={"message": _prefill(status, request.user.uid)})
         return render(request, "timelines/_reply_form.html", {"form": form, "reply_to": status, "autofocus": True})

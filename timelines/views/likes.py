@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from timelines import selectors
+from timelines import policy, selectors
 from timelines.views.params import user_or_404, viewer_uid
 from timelines.views.timeline_pages import PAGE_SIZE
 
@@ -28,8 +28,12 @@ def _before(request: HttpRequest) -> float | None:
 @require_safe
 def likes(request: HttpRequest, login: str) -> HttpResponse:
     person = user_or_404(login)
-    page = selectors.get_liked_statuses(
-        uid=person.id, count=PAGE_SIZE, before=_before(request), viewer_uid=viewer_uid(request)
-    )
-    context = {"profile": person, "statuses": page.entries, "next_before": page.next_before}
+    viewer = viewer_uid(request)
+    before = _before(request)
+    # What a private account likes is its own activity: approved followers only, like its posts (and a block
+    # hides it both ways).
+    if not policy.may_see_profile(viewer=viewer, author=person.id):
+        return render(request, "timelines/likes.html", {"profile": person, "shown": False, "statuses": []})
+    page = selectors.get_liked_statuses(uid=person.id, count=PAGE_SIZE, before=before, viewer_uid=viewer)
+    context = {"profile": person, "shown": True, "statuses": page.entries, "next_before": page.next_before}
     return render(request, "timelines/likes.html", context)

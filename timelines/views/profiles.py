@@ -43,9 +43,13 @@ def profile(request: HttpRequest, login: str) -> HttpResponse:
 def _follow_list(request: HttpRequest, login: str, which: str) -> HttpResponse:
     user = user_or_404(login)
     page = query_int(request, "page", default=1) or 1
+    viewer = viewer_uid(request)
+    # Whom a private account follows and who follows it show to its approved followers only (as on Twitter).
+    if not policy.may_see_profile(viewer=viewer, author=user.id):
+        context = {"profile": user, "which": which, "rows": [], "shown": False, "page": page}
+        return render(request, "timelines/follow_list.html", context)
     reader = selectors.get_followers if which == "followers" else selectors.get_following
     people = reader(uid=user.id, page=page, count=FOLLOW_LIST_PAGE_SIZE)
-    viewer = viewer_uid(request)
     flags = (
         selectors.get_following_flags(uid=viewer, other_uids=[person.id for person in people])
         if viewer is not None
@@ -58,6 +62,7 @@ def _follow_list(request: HttpRequest, login: str, which: str) -> HttpResponse:
         "profile": user,
         "which": which,
         "rows": rows,
+        "shown": True,
         "page": page,
         "next_page": page + 1 if len(people) >= FOLLOW_LIST_PAGE_SIZE else None,
         "previous_page": page - 1 if page > 1 else None,

@@ -45,7 +45,7 @@ def _act(request: HttpRequest, status_id: int, action: str) -> HttpResponse:
         return announce(render(request, "timelines/_status_buttons.html", {"status": shown}), done)
     messages.success(request, done)
     try:
-        fallback = status_url(selectors.get_status(status_id=status_id).login, status_id)
+        fallback = status_url(selectors.get_status(status_id=status_id, viewer_uid=uid).login, status_id)
     except exceptions.StatusNotFound:
         fallback = "/"
     return redirect(next_url(request, fallback))

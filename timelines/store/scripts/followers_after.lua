@@ -6,7 +6,9 @@
 -- ARGV[1]  cursor score ("-inf" to start from the beginning)
 -- ARGV[2]  cursor member ("" to start from the beginning)
 -- ARGV[3]  batch size
--- returns  {member, score, member, score, ...} after the cursor, at most batch size pairs
+-- ARGV[4]  optional: "ids" to return the members and only the last one's score
+-- returns  {member, score, member, score, ...} after the cursor, at most batch size pairs; with "ids",
+--          {last score, member, member, ...} ({} when none is left)
 local key = KEYS[1]
 local count = tonumber(ARGV[3])
 local start = 0
@@ -26,5 +28,14 @@ if ARGV[2] ~= '' then
       end
     end
   end
+end
+if ARGV[4] == 'ids' then
+  local members = redis.call('ZRANGE', key, start, start + count - 1)
+  if #members == 0 then
+    return members
+  end
+  -- A fan-out needs only the ids, and the last score for its cursor: half the reply to send and parse.
+  table.insert(members, 1, redis.call('ZSCORE', key, members[#members]))
+  return members
 end
 return redis.call('ZRANGE', key, start, start + count - 1, 'WITHSCORES')

@@ -19,7 +19,8 @@
 --                   in_reply_to_deleted of the status (uid false: deleted; repost_of false: not a repost), the
 --                   same but repost_of for a repost's original (uid false: not a repost, or deleted), then liked
 --                   and reposted (1/0) of the status shown; uids and counts as integers (0 when absent), posted
---                   as stored
+--                   as integer microseconds, or as the text of seconds of a hash written before
+--                   store.status_hash's layout
 --          authors  7 values per author of a shown status or original: uid, suspended, limited, then (1/0)
 --                   the viewer blocks them, is blocked by them, mutes them, follows them
 -- include: page_ids
@@ -39,6 +40,14 @@ local prefix, suffix = string.match(ARGV[6], '^(.*)%z(.*)$')
 local viewer = #KEYS >= 10
 
 local entries, shown, authors, seen = {}, {}, {}, {}
+-- A status's posted time: integer microseconds (an integer reply) under 'P', or text of seconds under
+-- 'posted' in hashes written before store.status_hash's layout; false when the status is gone.
+local function posted(text, micros)
+  if micros then
+    return tonumber(micros)
+  end
+  return text
+end
 local function author(uid)
   if uid and not seen[uid] then
     seen[uid] = true
@@ -47,8 +56,8 @@ local function author(uid)
 end
 for _, id in ipairs(ids) do
   local status = redis.call('HMGET', prefix .. id .. suffix, 'posted', 'uid', 'repost_of', 'reply_count',
-    'repost_count', 'like_count', 'in_reply_to_deleted')
-  entries[#entries + 1] = status[1]
+    'repost_count', 'like_count', 'in_reply_to_deleted', 'P')
+  entries[#entries + 1] = posted(status[1], status[8])
   entries[#entries + 1] = tonumber(status[2]) or false
   entries[#entries + 1] = status[2] and tonumber(status[3]) or false
   for i = 4, 7 do
@@ -58,7 +67,8 @@ for _, id in ipairs(ids) do
   local shown_id = id
   if status[2] and status[3] then
     original = redis.call('HMGET', prefix .. status[3] .. suffix, 'posted', 'uid', 'reply_count', 'repost_count',
-      'like_count', 'in_reply_to_deleted')
+      'like_count', 'in_reply_to_deleted', 'P')
+    original[1] = posted(original[1], original[7])
     shown_id = status[3]
     author(original[2])
   end
