@@ -50,6 +50,14 @@ class StreamResponse:
         if self._eof:
             return False
         if not self._chunked:
+            # A body with a Content-Length (an error answer) ends after that many bytes: the server may keep
+            # the connection open for another request, so waiting for the end of the connection would hang.
+            length = self.headers.get("content-length")
+            if length is not None:
+                data = await self.reader.readexactly(int(length)) if int(length) else b""
+                self._buffer += data
+                self._eof = True
+                return bool(data)
             data = await self.reader.read(65536)
             if not data:
                 self._eof = True

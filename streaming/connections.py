@@ -6,7 +6,11 @@ identifier so any text makes one hash slot), scored by when it expires. A stream
 ``HEARTBEAT_SECONDS`` and removes it when it ends, so a process that dies leaves entries that expire within
 ``EXPIRY_SECONDS``. Taking a place is one Lua step (drop expired entries, count, add), so racing connections
 cannot both take the last place. The only code of the streaming app that sends Redis commands; asyncio, so
-nothing blocks the event loop.
+nothing blocks the event loop (``count_open``, read by the admin dashboard's sync view, excepted).
+
+Every place is also in one sorted set of all open streams (``streaming:open:all``, scored by expiry alike), so
+the admin dashboard counts the streams open on every server with one ZCOUNT instead of scanning keys. It sits
+in its own hash slot, so it is written by a second command, not inside the script.
 """
 
 from __future__ import annotations
@@ -19,10 +23,12 @@ from pathlib import Path
 
 from django.conf import settings
 
-from socialsite.redis_client import get_async_redis
+from socialsite.redis_client import get_async_redis, get_redis
 
 HEARTBEAT_SECONDS = 30.0
 EXPIRY_SECONDS = 90.0
+
+ALL_OPEN = "streaming:open:all"
 
 _SCRIPT = Path(__file__).resolve().parent / "scripts" / "take_stream_place.lua"
 
@@ -30,6 +36,11 @@ _SCRIPT = Path(__file__).resolve().parent / "scripts" / "take_stream_place.lua"
 def key(identifier: str) -> str:
     digest = hashlib.sha256(identifier.encode()).hexdigest()[:32]
     return f"streaming:open:{{{digest}}}"
+
+
+def _member(identifier: str, place: str) -> str:
+    """A place's member of ``ALL_OPEN``: places are only unique per identifier's set."""
+    return f"{key(identifier)}:{place}"
 
 
 @cache
@@ -45,13 +56,33 @@ async def take_place(identifier: str) -> str | None:
     taken = await client.eval(
         _source(), 1, key(identifier), now, now + EXPIRY_SECONDS, place, settings.STREAMING_MAX_CONNECTIONS
     )
-    return place if int(taken) else None
+    if not int(taken):
+        return None
+    async with client.pipeline(transaction=False) as pipe:
+        # Entries of processes that died expire here as in the identifier's set.
+        pipe.zremrangebyscore(ALL_OPEN, "-inf", now)
+        pipe.zadd(ALL_OPEN, {_member(identifier, place): now + EXPIRY_SECONDS})
+        await pipe.execute()
+    return place
 
 
 async def renew(identifier: str, place: str) -> None:
     """Keep a place taken for another ``EXPIRY_SECONDS``."""
-    await get_async_redis().zadd(key(identifier), {place: time.time() + EXPIRY_SECONDS}, xx=True)
+    expires = time.time() + EXPIRY_SECONDS
+    async with get_async_redis().pipeline(transaction=False) as pipe:
+        pipe.zadd(key(identifier), {place: expires}, xx=True)
+        pipe.zadd(ALL_OPEN, {_member(identifier, place): expires}, xx=True)
+        await pipe.execute()
 
 
 async def release(identifier: str, place: str) -> None:
-    await get_async_redis().zrem(key(identifier), place)
+    async with get_async_redis().pipeline(transaction=False) as pipe:
+        pipe.zrem(key(identifier), place)
+        pipe.zrem(ALL_OPEN, _member(identifier, place))
+        await pipe.execute()
+
+
+def count_open() -> int:
+    """How many API streams are open on every server, places that were not renewed in time left out (one
+    ZCOUNT; synchronous, for the admin dashboard)."""
+    return int(get_redis().zcount(ALL_OPEN, f"({time.time()!r}", "+inf"))

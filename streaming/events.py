@@ -61,7 +61,9 @@ def decode(message: str | bytes) -> StreamEvent:
     except timeline_events.InvalidEvent as error:
         raise InvalidEvent(str(error)) from None
     if event.get("v") == timeline_events.VERSION and (
-        event["type"] in timeline_events.NOTIFICATION_TYPES or event["type"] in timeline_events.USER_TYPES
+        event["type"] in timeline_events.NOTIFICATION_TYPES
+        or event["type"] in timeline_events.USER_TYPES
+        or event["type"] in timeline_events.RELATION_TYPES
     ):
         # Not a status: a notice for the pages of one user, or a moderation change. Only live homes see these.
         return StreamEvent({name: value for name, value in event.items() if name not in ("type", "v")}, event["type"])

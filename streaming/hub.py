@@ -6,6 +6,16 @@ hands each event to the subscriptions that can match it. Subscriptions register 
 an event grows with the clients that could want it, not with every connected client. Each subscription then
 runs its exact ``matches`` check.
 
+A subscription may also have a *sink*: its stream writer's way to put an event on the client's connection at
+once (``streaming.writer``). While nothing waits in its queue, the hub hands a matching event to the sink, which
+writes the bytes encoded once for the event straight to a client whose connection is ready, and says so; when
+the sink declines (the client is not reading, or the writer is busy), the event goes to the queue as before,
+and the queue keeps the order until it is empty again. An event thus reaches 1,000 ready clients in one pass of
+the hub, without waking 1,000 writer tasks. When the hub has fallen behind (events already waiting in its
+connection's read buffer), it dispatches up to ``MAX_BURST`` of them before flushing: a sink only collects its
+bytes and asks the hub (``defer_flush``) to write them at the end of the pass, so a client gets the burst in one
+write instead of one per event.
+
 Every subscription has a bounded queue. A client that falls so far behind that its queue is full is cut off:
 its pending events are dropped and it receives a ``Disconnect`` with the reason, without slowing anyone else
 and without memory growing. (The queue only fills if its reader stops taking events while the client is not
@@ -37,6 +47,7 @@ from redis.exceptions import RedisError
 
 from socialsite.redis_client import get_async_redis
 from streaming import events, matching
+from streaming.subscriptions import Subscription
 from timelines import events as timeline_events
 from timelines import keys, policy
 
@@ -54,75 +65,9 @@ PONG_TIMEOUT_SECONDS = 5.0
 HANDSHAKE_TIMEOUT_SECONDS = 5.0
 READ_TIMEOUT_SECONDS = 1.0
 
-FALLING_BEHIND = "falling behind"
-
-
-@dataclass(frozen=True, slots=True)
-class Disconnect:
-    """The last item a subscription yields when the hub cut it off."""
-
-    reason: str
-
-
-class Subscription:
-    """A client's view of the stream: the events matching its filter, through a bounded queue."""
-
-    def __init__(
-        self,
-        hub: Hub,
-        index_keys: Iterable[str],
-        matches: Callable[[dict[str, Any]], bool],
-        maxsize: int,
-        public: bool = True,
-    ) -> None:
-        self.hub = hub
-        self.index_keys = frozenset(index_keys)
-        self.matches = matches
-        self.public = public
-        self.queue: asyncio.Queue[dict[str, Any] | Disconnect] = asyncio.Queue(maxsize=maxsize)
-        self.closed = False
-        # Set when the subscription leaves the hub (closed or cut off), so a writer blocked on a client that
-        # is not reading can wake up and deliver the disconnect notice.
-        self.ended = asyncio.Event()
-
-    def offer(self, event: dict[str, Any]) -> None:
-        if self.closed:
-            return
-        try:
-            wanted = self.matches(event)
-        except Exception:
-            # One subscriber's faulty predicate must not stop the events of every other subscriber.
-            logger.exception("A stream filter failed on event %s; skipped.", event.get("id"))
-            return
-        if not wanted:
-            return
-        try:
-            self.queue.put_nowait(event)
-        except asyncio.QueueFull:
-            self.cut_off(FALLING_BEHIND)
-
-    def cut_off(self, reason: str) -> None:
-        """Drop what is pending, leave only the disconnect notice, and leave the hub."""
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(Disconnect(reason))
-        self.hub.remove(self)
-
-    async def get(self) -> dict[str, Any] | Disconnect:
-        return await self.queue.get()
-
-    def close(self) -> None:
-        self.hub.remove(self)
-
-    def __aiter__(self) -> AsyncIterator[dict[str, Any] | Disconnect]:
-        return self._iterate()
-
-    async def _iterate(self) -> AsyncIterator[dict[str, Any] | Disconnect]:
-        while True:
-            item = await self.queue.get()
-            yield item
-            if isinstance(item, Disconnect):
-                return
+# Events dispatched in one pass before the sinks' bytes are written and the writers get the loop; well under
+# any stream's queue size, so clients served through their queues still drain them between passes.
+MAX_BURST = 16
 
 
 @dataclass
@@ -148,6 +93,8 @@ class Hub:
         self.public_state: Any = None
         self._task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        # What the sinks collected during this pass and must write at its end (``defer_flush``).
+        self._flushes: list[Callable[[], None]] = []
 
     # --- subscriptions ---
 
@@ -214,8 +161,27 @@ class Hub:
 
     # --- dispatch ---
 
+    def defer_flush(self, flush: Callable[[], None]) -> None:
+        """Call ``flush`` at the end of the current pass (a sink that collected bytes for its client)."""
+        self._flushes.append(flush)
+
+    def flush(self) -> None:
+        """Write what the sinks collected during this pass."""
+        flushes, self._flushes = self._flushes, []
+        for flush in flushes:
+            try:
+                flush()
+            except Exception:
+                logger.exception("A stream writer failed to flush; its stream ends.")
+
     def dispatch(self, raw: str | bytes) -> None:
-        """Offer one published event to the subscriptions indexed under its keys."""
+        """Offer one published event to the subscriptions indexed under its keys, and write it out."""
+        try:
+            self._dispatch(raw)
+        finally:
+            self.flush()
+
+    def _dispatch(self, raw: str | bytes) -> None:
         try:
             event = events.decode(raw)
             index_keys = matching.event_index_keys(event)
@@ -244,13 +210,13 @@ class Hub:
         if not public:
             candidates = {subscription for subscription in candidates if not subscription.public}
         self.stats.candidates += len(candidates)
+        delivered = 0
         for subscription in candidates:
-            before = subscription.queue.qsize()
-            subscription.offer(event)
-            if subscription.closed:
+            if subscription.offer(event):
+                delivered += 1
+            elif subscription.closed:
                 self.stats.cut_off += 1
-            elif subscription.queue.qsize() > before:
-                self.stats.delivered += 1
+        self.stats.delivered += delivered
 
     def reindex(self, subscription: Subscription, index_keys: Iterable[str]) -> None:
         """Offer ``subscription`` the events of ``index_keys`` from now on (a live home whose viewer followed
@@ -282,6 +248,12 @@ class Hub:
     # --- the Redis side ---
 
     async def _read(self) -> None:
+        """Read and dispatch until cancelled, or until this task is no longer the hub's reader.
+
+        The second check is needed because a cancellation can be lost: when ``remove`` cancels this task while
+        a read's own timeout (redis-py's ``asyncio.timeout`` inside ``get_message``) expires at the same
+        moment, redis-py turns the pair into a timeout and returns None. Left running, the old reader would
+        dispatch every event a second time beside the reader the next ``subscribe`` starts."""
         delay = RECONNECT_MIN_SECONDS
         while True:
             client = pubsub = None
@@ -293,12 +265,16 @@ class Hub:
                 async with asyncio.timeout(HANDSHAKE_TIMEOUT_SECONDS):
                     await pubsub.subscribe(self.channel)
                     self.public_state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
+                if self._task is not asyncio.current_task():
+                    return
                 self.connected.set()
                 delay = RECONNECT_MIN_SECONDS
                 idle = 0.0
                 pinged: float | None = None  # when the unanswered PING was sent
                 while True:
                     message = await pubsub.get_message(timeout=READ_TIMEOUT_SECONDS)
+                    if self._task is not asyncio.current_task():
+                        return  # replaced or stopped (see the docstring)
                     if message is None:
                         idle += READ_TIMEOUT_SECONDS
                         if pinged is not None and idle >= PONG_TIMEOUT_SECONDS:
@@ -311,11 +287,21 @@ class Hub:
                     # Anything read, the PONG or an event, shows the connection is alive.
                     idle, pinged = 0.0, None
                     if message.get("type") == "message":
-                        self.dispatch(message["data"])
+                        try:
+                            self._dispatch(message["data"])
+                            # Events already read from Redis, dispatched in the same pass (see MAX_BURST).
+                            for _ in range(MAX_BURST - 1):
+                                message = await pubsub.get_message(timeout=0)
+                                if message is None or self._task is not asyncio.current_task():
+                                    break
+                                if message.get("type") == "message":
+                                    self._dispatch(message["data"])
+                        finally:
+                            self.flush()
                         # get_message does not suspend while the connection's read buffer still holds messages
                         # (64 KiB is a burst of ~150 posts), and daphne's send never suspends either: without
                         # this, a burst would fill every queue before any writer ran, and cut off clients that
-                        # read perfectly well. Yielding lets the writers this event woke take it first.
+                        # read perfectly well. Yielding lets the writers these events woke take them first.
                         await asyncio.sleep(0)
             except asyncio.CancelledError:
                 raise

@@ -19,8 +19,8 @@ streams; the browser ignores ids it already shows. It is served like the streami
 ``streaming.writer`` (one flow-controlled writer, one hub subscription per process, bounded queues, the same
 settings): a browser that stops reading is cut off, and the server's memory stays bounded. The subscription is
 ``public=False`` and asks the per-recipient policy (``timelines.policy``) for its viewer; whom the viewer
-follows (and what the policy knows about them) is re-read every ``refresh_seconds``; posts of an account
-suspended meanwhile are dropped at once (``suspend``). A post's HTML is rendered once per event and shared by
+follows (and what the policy knows about them) is re-read about every ``refresh_seconds`` (jittered); posts of
+an account suspended meanwhile are dropped at once (``suspend``). A post's HTML is rendered once per event and shared by
 every viewer of the process (at most twice: for its author, who gets a Delete button, and for everyone else).
 """
 
@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -53,6 +54,8 @@ MAX_LIVE_AUTHORS = 5000
 # Catch-up after connecting or reconnecting: at most one page; the page itself shows anything older.
 BACKFILL_COUNT = limits.DEFAULT_PAGE_SIZE
 RETRY_MILLISECONDS = 3000
+# Why a viewer's own live page closes when the moderators suspend them.
+SUSPENDED = "suspended"
 
 SSE_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -171,20 +174,33 @@ class LivePage:
         try:
             authors = await _authors(uid) if self.posts else frozenset()
             chooser = policy.get_policy()
-            state = await chooser.aload(recipients=(uid,), authors=authors)
+            state = await chooser.aload(recipients=(uid,), authors=await _judged(uid, authors))
         except UNAVAILABLE_ERRORS:
             await _plain(send, 503, "The timeline store is not answering right now.\n")
             return
         holder = {"authors": authors, "state": state}
         encoder = LiveEncoder(uid, self.posts)
+        # People whose relations with the viewer just changed (relations.changed): their posts are held back
+        # until the state is read again, which ``stale`` asks for at once.
+        pending: set[int] = set()
+        stale = asyncio.Event()
 
         def matches(event: dict[str, Any]) -> bool:
             if not events.is_status(event):
+                if _viewer_suspended(event, uid):
+                    subscription.cut_off(SUSPENDED)
+                    return False
+                if getattr(event, "type", None) in timeline_events.RELATION_TYPES:
+                    pending.add(int(event["other"]))
+                    stale.set()
+                    return False
                 return True  # notices are indexed for this viewer (or for moderation) only
             if int(event.get("uid", 0)) not in holder["authors"]:
                 return False
+            if pending and {int(event["uid"]), int(event.get("repost_of_uid") or 0)} & pending:
+                return False
             # The viewer's own decision, not the public's: the subscription is public=False.
-            return chooser.allows(holder["state"], recipient=uid, item=policy.Item.of_status(event))
+            return chooser.allows(holder["state"], recipient=uid, item=_feed_item(event))
 
         hub = get_hub()
         subscription = hub.subscribe(
@@ -203,17 +219,24 @@ class LivePage:
 
         async def refresh() -> None:
             # Re-read whom the viewer follows and what the policy knows about them (a follow made in another
-            # tab starts flowing without a reload).
+            # tab starts flowing without a reload), at once when a block, mute or unfollow was just written.
             while True:
-                await asyncio.sleep(self.refresh_seconds)
+                # A timeout spread over half to one and a half times the period: pages opened together (a mass
+                # reconnect after a restart or a cut-off) would otherwise all re-read at the same moments, stalling
+                # the process's streams each time.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stale.wait(), self.refresh_seconds * random.uniform(0.5, 1.5))
+                stale.clear()
                 if not self.posts:
                     continue
+                changed = set(pending)
                 with contextlib.suppress(*UNAVAILABLE_ERRORS):
                     fresh = await _authors(uid)
-                    holder["state"] = await chooser.aload(recipients=(uid,), authors=fresh)
+                    holder["state"] = await chooser.aload(recipients=(uid,), authors=await _judged(uid, fresh))
                     if fresh != holder["authors"]:
                         holder["authors"] = fresh
                         hub.reindex(subscription, _index_keys(uid, fresh))
+                    pending.difference_update(changed)
 
         await writer.serve(
             send,
@@ -227,6 +250,24 @@ class LivePage:
             extra=refresh,
             raw_send=raw_send,
         )
+
+
+def _viewer_suspended(event: dict[str, Any], uid: int) -> bool:
+    """Whether ``event`` suspends the viewer themselves: their live page closes at once (the ``reload`` it gets
+    finds their session ended, so the browser does not come back)."""
+    return getattr(event, "type", None) == timeline_events.USER_SUSPENDED and str(event.get("uid")) == str(uid)
+
+
+def _feed_item(event: dict[str, Any]) -> policy.Item:
+    """What the policy is asked about for every viewer of ``event``: made once per event (a ``StreamEvent``
+    keeps it), not once per live home."""
+    cache = getattr(event, "cache", None)
+    if cache is None:
+        return policy.Item.of_status(event)
+    item = cache.get("feed_item")
+    if item is None:
+        item = cache["feed_item"] = policy.Item.of_status(event)
+    return item
 
 
 def _index_keys(uid: int, authors: frozenset[int]) -> set[str]:
@@ -253,6 +294,16 @@ async def _authors(uid: int) -> frozenset[int]:
         uid=uid, limit=MAX_LIVE_AUTHORS
     )
     return frozenset([uid, *following])
+
+
+async def _judged(uid: int, authors: frozenset[int]) -> frozenset[int]:
+    """The authors whose relations with the viewer the policy loads: those followed, and whoever the viewer
+    blocks, is blocked by or mutes, since a followed person's repost carries anyone's post (off the event
+    loop)."""
+    if not authors:
+        return authors
+    related = await sync_to_async(selectors.get_related_ids, thread_sensitive=False)(uid=uid)
+    return authors | related
 
 
 def _catch_up(uid: int, since_id: int) -> list[bytes]:

@@ -3,7 +3,8 @@
 ``open_listeners`` opens N streams (sample or filter) against a running server and keeps reading each one in
 its own task, recording every message with the time it arrived; ``latencies`` turns those into delivery
 latencies (arrival time minus the status's ``posted`` time, both wall clock on the same machine). The
-streaming tests use it for their 200-client burst; a benchmark can use it for 1, 100 or 1,000 clients:
+streaming tests use it for their 200-client burst (the benchmark reads its clients with ``streaming.recorder``
+instead, in a process of its own); by hand:
 
     python -m streaming.loadclient --url http://127.0.0.1:8000 --clients 1000 --seconds 30
 

@@ -136,14 +136,15 @@ def geo_cells(lat_min: float, lon_min: float, lat_max: float, lon_max: float) ->
 
 
 def user_key(uid: int) -> str:
-    """Notices for one user's pages (their unread notification count)."""
-    return f"user:{uid}"
+    """Notices for one user's pages (their unread notification count). An index key of the hub (in memory),
+    not a Redis key."""
+    return f"viewer:{uid}"
 
 
 def event_index_keys(event: dict[str, Any]) -> set[str]:
     """Every index key of one event (see the module docstring)."""
     kind = getattr(event, "type", timeline_events.STATUS_CREATED)
-    if kind in timeline_events.NOTIFICATION_TYPES:
+    if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.RELATION_TYPES:
         return {user_key(int(event["uid"]))}
     if kind in timeline_events.USER_TYPES:
         return {MODERATION}

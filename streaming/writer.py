@@ -12,6 +12,11 @@ nothing behind. A client cut off for falling behind gets the encoder's last word
 ``{"disconnect": ...}`` line, the live home's ``reload`` event) and its connection is closed, or aborted after
 ``STREAMING_CLOSE_GRACE_SECONDS`` if it still does not read.
 
+While the client reads and nothing is queued, the writer does not take part at all: it gives the subscription a
+sink (``streaming.hub``) that encodes the event and writes it to the connection through ``flow.write`` in the
+hub's own pass over its subscriptions. The writer task only wakes to drain the queue (after the client paused,
+or where the server offers no direct write) and for keep-alives.
+
 What the bytes look like is the ``Encoder``'s business: one per stream, asked once per event (and free to cache
 what it renders on the event, shared by every client of the process).
 """
@@ -28,7 +33,8 @@ from typing import Any, Protocol
 from django.conf import settings
 
 from streaming.flow import Flow, NoFlow, flow_for
-from streaming.hub import Disconnect, Hub, Subscription
+from streaming.hub import Hub
+from streaming.subscriptions import Disconnect, Subscription
 
 logger = logging.getLogger(__name__)
 
@@ -147,10 +153,42 @@ async def write_events(
 ) -> None:
     """Move events from the subscription to the client until it is cut off or the connection is lost."""
     queue = subscription.queue
+    loop = asyncio.get_running_loop()
+    # When the client last got bytes (for the keep-alive), and whether this task holds events taken from the
+    # queue but not yet sent (the sink must not overtake them).
+    last_sent = loop.time()
+    holding = False
 
     async def body(data: bytes, *, more: bool = True) -> None:
+        nonlocal last_sent
+        flush()
         await send({"type": "http.response.body", "body": data, "more_body": more})
+        last_sent = loop.time()
 
+    # Bytes the sink accepted during the hub's current pass, written by ``flush`` at its end (or before
+    # anything this task sends, which keeps them first).
+    pending: list[bytes] = []
+
+    def flush() -> None:
+        nonlocal last_sent
+        if pending:
+            data = b"".join(pending)
+            pending.clear()
+            flow.write(data)
+            last_sent = loop.time()
+
+    def sink(item: dict[str, Any]) -> bool:
+        if holding or flow.lost or not flow.writable():
+            return False
+        data = encoder.event(item)
+        if data:
+            if not pending:
+                subscription.hub.defer_flush(flush)
+            pending.append(data)
+        return True
+
+    if flow.direct:
+        subscription.sink = sink
     while True:
         if not flow.writable():
             # The client is not reading: leave events in the queue, so that if it never catches up the queue
@@ -160,13 +198,16 @@ async def write_events(
             return
         if queue.empty():
             try:
-                async with asyncio.timeout(keepalive):
+                # Events written through the sink count as traffic: a keep-alive only after real silence.
+                async with asyncio.timeout(max(0.0, keepalive - (loop.time() - last_sent))):
                     item = await queue.get()
             except TimeoutError:
-                await body(encoder.keepalive)
+                if loop.time() - last_sent >= keepalive:
+                    await body(encoder.keepalive)
                 continue
         else:
             item = queue.get_nowait()
+        holding = True
         chunks: list[bytes] = []
         notice: Disconnect | None = None
         while True:
@@ -185,3 +226,4 @@ async def write_events(
         data = b"".join(chunks)
         if data:
             await body(data)
+        holding = False

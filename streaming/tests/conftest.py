@@ -10,6 +10,7 @@ whatever a test opened, closing it must leave nothing behind.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -65,6 +66,21 @@ class StreamServer:
             if time.monotonic() > deadline:
                 raise AssertionError(f"hub never reached {expected}: {state}")
             time.sleep(0.02)
+
+
+@contextlib.contextmanager
+def server_on_test_database(name: str) -> Iterator[StreamServer]:
+    """A daphne with the streaming tests' small limits that shares the test database (sessions, accounts), for
+    tests of logged-in streams; its log is ``<name>-server.log`` in the session's directory."""
+    env = {
+        **os.environ,
+        **SERVER_ENV,
+        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+    log_path = Path(settings.VAR_DIR) / f"{name}-server.log"
+    with testing.daphne(env, probe="/statuses/hub.json", log_path=log_path, start_timeout=30) as (url, process):
+        yield StreamServer(url, process)
 
 
 @pytest.fixture(scope="session")

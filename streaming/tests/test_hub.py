@@ -13,7 +13,8 @@ from socialsite import embedded_redis, redis_client
 from socialsite.redis_client import get_redis
 from streaming import hub as hub_module
 from streaming import matching
-from streaming.hub import FALLING_BEHIND, Disconnect, Hub
+from streaming.hub import Hub
+from streaming.subscriptions import FALLING_BEHIND, Disconnect
 from timelines import keys, services
 from timelines.tests import policies
 
@@ -109,6 +110,70 @@ def test_a_slow_client_is_cut_off_while_others_keep_up(people):
         assert await next_item(slow) == Disconnect(FALLING_BEHIND)
         assert slow not in hub.subscriptions and slow.queue.empty()
         fast.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_ready_sink_takes_events_at_once_and_the_queue_keeps_their_order_once_it_declines(people):
+    """A stream writer's sink gets events straight from the hub while its client reads; when it declines (the
+    client stopped reading), events wait in the queue, and later ones queue behind them instead of overtaking."""
+    alice, _ = people
+
+    async def scenario():
+        hub = Hub()
+        subscription = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+        written: list[int] = []
+        ready = True
+
+        def sink(event):
+            if ready:
+                written.append(event["id"])
+            return ready
+
+        subscription.sink = sink
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        first = await post(alice, "straight through")
+        await wait_for(lambda: written == [first])
+        assert subscription.queue.empty()
+        ready = False
+        second = await post(alice, "client not reading")
+        assert (await next_item(subscription))["id"] == second
+        third = await post(alice, "waits in the queue")
+        await wait_for(lambda: subscription.queue.qsize() == 1)
+        ready = True
+        fourth = await post(alice, "behind it, although the client reads again")
+        await wait_for(lambda: subscription.queue.qsize() == 2)
+        assert written == [first]
+        assert [(await next_item(subscription))["id"] for _ in range(2)] == [third, fourth]
+        subscription.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_reader_whose_cancellation_was_lost_stops_and_no_event_arrives_twice(people):
+    """Closing the last subscription cancels the hub's reader, but redis-py can swallow that cancellation when
+    it coincides with a read's own timeout. The orphaned reader must stop by itself, or the next subscription
+    would get every event twice (once from each reader)."""
+    alice, _ = people
+
+    async def scenario():
+        hub = Hub()
+        first = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        orphan = hub._task
+        # What a lost cancellation leaves behind: the subscription is gone, its reader still runs.
+        hub._task = None
+        first.closed = True
+        hub.subscriptions.clear()
+        hub.index.clear()
+        second = hub.subscribe(index_keys={matching.ALL}, matches=lambda e: True)
+        await asyncio.wait_for(hub.connected.wait(), 5)
+        status_id = await post(alice, "once")
+        assert (await next_item(second))["id"] == status_id
+        await wait_for(orphan.done, timeout=hub_module.READ_TIMEOUT_SECONDS + 2)
+        await asyncio.sleep(0.2)
+        assert second.queue.empty() and hub.stats.events == 1
+        second.close()
 
     asyncio.run(scenario())
 

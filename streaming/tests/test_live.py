@@ -315,3 +315,52 @@ def test_the_policy_keeps_a_post_out_of_a_refused_viewers_live_home(people, sett
             await page.close()
 
     asyncio.run(scenario())
+
+
+def test_a_repost_of_someone_the_viewer_blocks_or_mutes_stays_out_of_their_live_home(people):
+    """The repost's original author is judged too, even when the viewer does not follow them."""
+    alice, bob, carol = people
+    dave = services.create_user(login="dave", name="Dave")
+    services.block_user(uid=alice, other_uid=carol)
+    services.mute_user(uid=alice, other_uid=dave)
+    blocked = services.post_status(uid=carol, message="from someone alice blocks")
+    muted = services.post_status(uid=dave, message="from someone alice mutes")
+
+    async def scenario() -> None:
+        page = LivePage(viewer(alice))
+        assert await page.open() == 200
+        await page.until_live()
+        for original in (blocked, muted):
+            await asyncio.to_thread(services.repost_status, uid=bob, status_id=original)
+        own = await post(alice, "my own words")
+        # Her own post comes next: neither repost was sent.
+        while (event := await page.next_event())["event"] != "post":
+            pass
+        assert event["id"] == own, event
+        await page.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_block_or_an_unfollow_applies_to_an_open_live_home_at_once(people):
+    """Not at the page's next refresh of whom it follows: the next post of the person who blocked the viewer,
+    or whom the viewer unfollowed, is not sent."""
+    alice, bob, carol = people
+    services.follow_user(uid=alice, other_uid=carol)
+    services.set_private(uid=carol, private=True)
+
+    async def scenario() -> None:
+        page = LivePage(viewer(alice))
+        assert await page.open() == 200
+        await page.until_live()
+        await asyncio.to_thread(services.block_user, uid=bob, other_uid=alice)
+        await asyncio.to_thread(services.unfollow_user, uid=alice, other_uid=carol)
+        await post(bob, "after the block")
+        await post(carol, "after the unfollow, for my followers")
+        own = await post(alice, "my own words")
+        while (event := await page.next_event())["event"] != "post":
+            pass
+        assert event["id"] == own, event
+        await page.close()
+
+    asyncio.run(scenario())

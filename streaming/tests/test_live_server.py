@@ -23,7 +23,7 @@ from django.test import Client
 
 from accounts.services import sign_up
 from socialsite import testing
-from streaming.tests.conftest import SERVER_ENV, StreamServer
+from streaming.tests.conftest import SERVER_ENV, StreamServer, server_on_test_database
 from timelines import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,15 +41,8 @@ def rss_kib(pid: int) -> int:
 @pytest.fixture(scope="module")
 def site(django_db_setup: None) -> Iterator[StreamServer]:
     """A daphne that shares the test database (sessions) and has the streaming tests' small limits."""
-    env = {
-        **os.environ,
-        **SERVER_ENV,
-        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
-        "DJANGO_LOG_LEVEL": "WARNING",
-    }
-    log_path = Path(settings.VAR_DIR) / "live-server.log"
-    with testing.daphne(env, probe="/statuses/hub.json", log_path=log_path, start_timeout=30) as (url, process):
-        yield StreamServer(url, process)
+    with server_on_test_database("live") as server:
+        yield server
 
 
 def session_of(login: str) -> tuple[str, int]:

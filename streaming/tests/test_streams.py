@@ -10,12 +10,11 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from socialsite import testing
-from socialsite.redis_client import get_redis
 from streaming import filters
 from streaming.client import StreamResponse, open_stream
 from streaming.loadclient import Listener, close_all, wait_until
 from streaming.tests.conftest import SERVER_ENV
-from timelines import keys, services
+from timelines import services, store
 from timelines.tests import policies
 
 
@@ -88,7 +87,7 @@ def test_a_stream_is_chunked_json_one_object_per_crlf_line(server, people):
             status = json.loads(line)
             # The bytes the stream sent before events were typed: the status as stored, compact, in its stored
             # field order, non-ASCII kept.
-            posted = get_redis().hget(keys.status(status_id), "posted")
+            posted = store.statuses.get_status(status_id)["posted"]
             assert (
                 line
                 == (

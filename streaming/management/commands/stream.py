@@ -22,7 +22,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from streaming import events, filters
 from streaming.client import DEFAULT_URL, StreamError, open_stream
-from streaming.hub import Disconnect, get_hub
+from streaming.hub import get_hub
+from streaming.subscriptions import Disconnect
 
 
 class Command(BaseCommand):
