@@ -1,4 +1,4 @@
-"""Sign-up and report forms: they check what a person typed; the rules themselves live in the services."""
+"""Sign-up, log-in and report forms: they check what a person typed; the rules themselves live in the services."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 from django.utils.text import Truncator
 
 from accounts import exceptions as report_exceptions
@@ -18,6 +20,25 @@ from timelines.records import Status
 
 # How much of a post's text labels its checkbox on the report form.
 REPORT_CHOICE_LENGTH = 140
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, which tells a suspended person why they cannot log in.
+
+    A suspended account is inactive, so the backend refuses it like a wrong password; with the right password
+    the form says ``ACCOUNT_SUSPENDED`` instead (a wrong one still gets the usual error, so the message
+    tells nothing to someone who does not hold the password)."""
+
+    error_messages = {**AuthenticationForm.error_messages, "inactive": report_exceptions.ACCOUNT_SUSPENDED}
+
+    def get_invalid_login_error(self) -> ValidationError:
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username and password:
+            account = User.objects.filter(username__iexact=username).first()
+            if account is not None and not account.is_active and account.check_password(password):
+                return ValidationError(self.error_messages["inactive"], code="inactive")
+        return super().get_invalid_login_error()
 
 
 class SignUpForm(forms.Form):

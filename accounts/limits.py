@@ -8,3 +8,5 @@ MAX_REPORT_COMMENT_LENGTH = 1000
 MAX_REPORTED_STATUSES = 100
 # How many of the reported person's latest posts the report form offers as checkboxes.
 REPORT_FORM_RECENT_POSTS = 20
+# A moderator's reason or resolution note, written into the audit log and shown to the person concerned.
+MAX_MODERATION_REASON_LENGTH = 500

@@ -8,11 +8,14 @@ about, never their text.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Length, Lower
 from django.db.models.lookups import LessThanOrEqual
+from django.utils.crypto import salted_hmac
 
 from accounts import limits
 
@@ -26,13 +29,49 @@ class User(AbstractUser):
         editable=False,
         help_text="Id of this account's profile in Redis (user:{uid}).",
     )
+    session_epoch = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="Raised on every suspension: every session opened before it ends, and stays ended.",
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+        # The moderators' actions (issue 12), granted to the "Moderators" group (accounts.permissions).
+        permissions = [
+            ("suspend_account", "Can suspend and unsuspend accounts"),
+            ("limit_account", "Can limit and unlimit accounts"),
+            ("remove_post", "Can remove posts"),
+            ("delete_account", "Can delete accounts"),
+            ("resolve_report", "Can resolve reports"),
+        ]
         constraints = [
             # Logins are unique case-insensitively, as in Redis (users: holds lowercased logins).
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
         ]
+
+    def get_session_auth_hash(self) -> str:
+        """Django's session hash (which ends sessions when the password changes), also bound to
+        ``session_epoch``: a suspension raises it, so every session of the account ends at its next request,
+        and unsuspending does not bring them back. Epoch 0 keeps Django's own hash, so no session ends when
+        this is deployed."""
+        if not self.session_epoch:
+            return super().get_session_auth_hash()
+        return self._epoch_hash(settings.SECRET_KEY)
+
+    def get_session_auth_fallback_hash(self) -> Iterator[str]:
+        """The same hash under each of ``SECRET_KEY_FALLBACKS``: a rotated key must not revive a session."""
+        if not self.session_epoch:
+            yield from super().get_session_auth_fallback_hash()
+            return
+        for secret in settings.SECRET_KEY_FALLBACKS:
+            yield self._epoch_hash(secret)
+
+    def _epoch_hash(self, secret: str) -> str:
+        key_salt = "accounts.models.User.get_session_auth_hash"
+        return salted_hmac(
+            key_salt, f"{self.password}:{self.session_epoch}", secret=secret, algorithm="sha256"
+        ).hexdigest()
 
 
 class Report(models.Model):

@@ -17,7 +17,7 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_http_methods
 
 from accounts import services
-from accounts.forms import SignUpForm
+from accounts.forms import LoginForm, SignUpForm
 from socialsite import ratelimits
 from timelines import exceptions
 
@@ -63,6 +63,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 @method_decorator(ratelimits.limit("login", "login_ip", counts="failures", page=_log_in_refused), name="post")
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
+    authentication_form = LoginForm
     redirect_authenticated_user = True
 
     def form_invalid(self, form):  # type: ignore[no-untyped-def]
