@@ -7,12 +7,12 @@ proxies only) and ``SecurityHeadersMiddleware`` (the security headers on streams
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "socialsite.settings")
 # A web server never starts the embedded Redis itself: that runs a subprocess and waits, which would stall every
 # request of the process; ``manage.py serve`` starts it before the web server (socialsite.redis_client).
 os.environ.setdefault("SOCIALSITE_EMBEDDED_REDIS_AUTOSTART", "0")
+from socialsite.django_handler import get_asgi_application
+
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)

@@ -146,7 +146,8 @@ def _value(request: HttpRequest, per: Per) -> str:
         # Log-in ignores case ("Alice" is "alice"), so the counter does too.
         return "login:" + str(request.POST.get("username", "")).strip().lower()[:200]
     if per == "user" and request.user.is_authenticated:
-        return f"user:{request.user.pk}"
+        # Who is counted, hashed into a Django cache key by the limiter (never a key of the social data).
+        return f"account:{request.user.pk}"
     return "ip:" + client_ip(request)
 
 

@@ -80,7 +80,7 @@ REDIS_CLUSTER_URL: str | None = os.environ.get("REDIS_CLUSTER_URL") or None
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "socialsite.admin_config.AdminConfig",  # Django's admin with the Moderation section
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -135,7 +135,11 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        # Each web process lends its requests a few long-lived threads (socialsite/django_handler.py), so a
+        # connection is kept and reused instead of opened for every request: about a quarter of a home page's CPU on
+        # SQLite. Health checks drop a connection the database closed meanwhile.
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 600),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -155,8 +159,9 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "timelines:home"
 LOGOUT_REDIRECT_URL = "timelines:home"
 
-# Sessions stay in SQL with the credentials (DESIGN.md: credentials never go to Redis).
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sessions stay in SQL with the credentials (DESIGN.md: credentials never go to Redis): Django's database
+# sessions, their per-request read written out in SQL (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 
 CACHES = {
     "default": {
@@ -195,6 +200,11 @@ TIMELINES_FRAGMENT_CACHE_SIZE = int(os.environ.get("TIMELINES_FRAGMENT_CACHE_SIZ
 LIVE_HOME_PATH = "live/home"
 # ... and where every other page of a logged-in viewer follows their unread notification count.
 LIVE_ME_PATH = "live/me"
+
+# How many daphne processes ``manage.py serve`` runs on its one port (socialsite/web_processes.py); 0: one per core.
+WEB_PROCESSES = env_int("SOCIALSITE_WEB_PROCESSES", 0)
+# Threads each web process lends to requests for their synchronous work (socialsite/django_handler.py).
+WEB_REQUEST_THREADS = env_int("SOCIALSITE_WEB_REQUEST_THREADS", 8)
 
 # Deferred work (fan-out past the first POSTS_PER_PASS followers) runs on RQ, on the same Redis.
 RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}

@@ -1,4 +1,5 @@
-"""Running the real site in a child process, for the tests and the benchmarks: daphne on a free port.
+"""Running the real site in a child process, for the tests and the benchmarks: daphne on a free port, or the
+whole of ``manage.py serve`` (several daphne processes on one port) as ``./bin/run`` runs it.
 
 Shared by the browser tests, the streaming API tests, the run-command test and ``bench``, so that each starts,
 waits for and stops the server the same way.
@@ -84,6 +85,49 @@ def daphne(
                         tail = log_path.read_text(errors="replace")[-3000:] if log_path else ""
                         raise RuntimeError(f"daphne did not start on {url}\n{tail}") from None
                     time.sleep(0.1)
+            yield url, process
+        finally:
+            stop(process, stop_timeout)
+
+
+def wait_until_served(url: str, process: subprocess.Popen[bytes], timeout: float, log_path: Path | None) -> None:
+    """Returns once ``url`` answers; raises with the server's log tail if ``process`` exits or time runs out."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                tail = log_path.read_text(errors="replace")[-3000:] if log_path else ""
+                raise RuntimeError(f"the server did not start on {url}\n{tail}") from None
+            time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def serve(
+    env: dict[str, str],
+    *,
+    web_processes: int | None = None,
+    probe: str = "/healthz",
+    log_path: Path | None = None,
+    start_timeout: float = 60,
+    stop_timeout: float = 30,
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``manage.py serve`` on a free port with ``env`` and no RQ worker: the web server exactly as ``./bin/run``
+    starts it (``web_processes`` daphne processes, default one per core). Yields (base URL, the ``serve``
+    process) once ``probe`` answers; stops it with SIGTERM, which stops its web processes."""
+    collect_static(env)
+    port = free_port()
+    command = [sys.executable, str(settings.BASE_DIR / "manage.py"), "serve", "--port", str(port), "--workers", "0"]
+    if web_processes is not None:
+        command += ["--web-processes", str(web_processes)]
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(log_path.open("wb")) if log_path else subprocess.DEVNULL
+        process = subprocess.Popen(command, env=env, cwd=settings.BASE_DIR, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_served(url + probe, process, start_timeout, log_path)
             yield url, process
         finally:
             stop(process, stop_timeout)

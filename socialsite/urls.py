@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from socialsite import health
+
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
     path("admin/rq/", include("django_rq.urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),

@@ -70,3 +70,73 @@ def test_serve_runs_the_site_and_ctrl_c_stops_everything(tmp_path):
     assert not embedded_redis.is_running(tmp_path / "redis")
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+
+
+def _children(pid: int) -> set[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as children:
+        return {int(child) for child in children.read().split()}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _wait_for(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def test_serve_runs_several_web_processes_on_one_port_each_answering_and_stops_them_all(tmp_path):
+    """Two daphne processes share the port: with either one frozen the other answers; one killed is replaced
+    while the site keeps answering; SIGTERM to ``serve`` leaves no process behind."""
+    env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path), "DJANGO_DEBUG": "0"}
+    manage = str(settings.BASE_DIR / "manage.py")
+    for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, manage, *step], env=env, check=True, cwd=settings.BASE_DIR)
+    port = testing.free_port()
+    serve = subprocess.Popen(
+        [sys.executable, manage, "serve", "--port", str(port), "--workers", "0", "--web-processes", "2"],
+        env=env,
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    healthz = f"http://127.0.0.1:{port}/healthz"
+    try:
+        assert wait_for_http(healthz, timeout=60) == b"ok"
+        first, second = sorted(_children(serve.pid))
+        for frozen in (first, second):  # the other one answers alone
+            os.kill(frozen, signal.SIGSTOP)
+            try:
+                for _ in range(5):
+                    with urllib.request.urlopen(healthz, timeout=5) as response:
+                        assert response.read() == b"ok"
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    assert b"Sign up" in response.read()
+            finally:
+                os.kill(frozen, signal.SIGCONT)
+        os.kill(first, signal.SIGKILL)
+        for _ in range(10):
+            with urllib.request.urlopen(healthz, timeout=5) as response:
+                assert response.read() == b"ok"
+        assert _wait_for(lambda: len(_children(serve.pid) - {first}) == 2, timeout=30)
+        processes = _children(serve.pid)
+        assert first not in processes and second in processes
+        serve.send_signal(signal.SIGTERM)
+        output, _ = serve.communicate(timeout=60)
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+    assert serve.returncode == 0, output.decode()[-2000:]
+    assert b"restarting it" in output
+    assert not any(_alive(pid) for pid in processes)
+    with pytest.raises(OSError):
+        urllib.request.urlopen(healthz, timeout=2)

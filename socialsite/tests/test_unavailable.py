@@ -37,3 +37,12 @@ def test_json_clients_get_a_json_503(redis_gone):
     response = Client().get("/@someone", HTTP_ACCEPT="application/json")
     assert response.status_code == 503
     assert response.json()["error"] == "service_unavailable"
+
+
+@pytest.mark.django_db
+def test_healthz_answers_ok_with_the_security_headers_while_redis_is_down(redis_gone):
+    """The probe says the process is up; it neither reads Redis nor sets a cookie."""
+    response = Client().get("/healthz")
+    assert response.status_code == 200 and response.content == b"ok"
+    assert response["Content-Security-Policy"] and response["X-Content-Type-Options"] == "nosniff"
+    assert not response.cookies

@@ -1,8 +1,9 @@
 """``manage.py serve``: run the whole site in the foreground until Ctrl-C.
 
-Starts the embedded Redis (when ``REDIS_URL`` is not set), daphne serving the ASGI app on 127.0.0.1:8000
-and RQ workers with the scheduler, restarts a worker that dies, and on Ctrl-C stops the web server, lets the
-workers finish their current job, then shuts Redis down cleanly.
+Starts the embedded Redis (when ``REDIS_URL`` is not set), the web server on 127.0.0.1:8000 (several daphne
+processes on one listening socket, one per core by default: ``socialsite.web_processes``) and RQ workers with the
+scheduler, replaces a web process or a worker that dies, and on Ctrl-C or SIGTERM stops the web processes, lets
+the workers finish their current job, then shuts Redis down cleanly.
 """
 
 from __future__ import annotations
@@ -16,19 +17,30 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from socialsite import embedded_redis
+from socialsite import embedded_redis, web_processes
 from socialsite.redis_client import redis_url
 
 STOP_TIMEOUT_SECONDS = 20
+# RQ worker processes. Each runs its jobs in its own process (timelines.worker), so a fan-out chain keeps
+# every one of them busy (each job queues the next before writing).
+DEFAULT_WORKERS = 2
 
 
 class Command(BaseCommand):
-    help = "Run socialsite: embedded Redis, daphne and RQ workers together; Ctrl-C stops them all."
+    help = "Run socialsite: embedded Redis, daphne processes and RQ workers together; Ctrl-C stops them all."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--workers", type=int, default=2, help="RQ worker processes (default 2)")
+        parser.add_argument(
+            "--workers", type=int, default=DEFAULT_WORKERS, help=f"RQ worker processes (default {DEFAULT_WORKERS})"
+        )
+        parser.add_argument(
+            "--web-processes",
+            type=int,
+            default=None,
+            help="daphne processes sharing the port (default SOCIALSITE_WEB_PROCESSES, else one per core)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.stopping = False
@@ -36,32 +48,35 @@ class Command(BaseCommand):
         if settings.EMBEDDED_REDIS_DIR is not None:
             self.stdout.write(f"Embedded Redis: {url} (data in {settings.EMBEDDED_REDIS_DIR})")
         manage = str(settings.BASE_DIR / "manage.py")
-        web_command = [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            options["host"],
-            "-p",
-            str(options["port"]),
-            # No --proxy-headers: daphne would believe X-Forwarded-For from anyone. socialsite.proxies reads it
-            # from DJANGO_TRUSTED_PROXIES only.
-            "socialsite.asgi:application",
-        ]
+        count = options["web_processes"] or web_processes.default_count()
+        if count < 1:
+            raise CommandError("--web-processes takes a number of processes, 1 or more.")
+        try:
+            sock = web_processes.listen(options["host"], options["port"])
+        except OSError as error:
+            raise CommandError(f"Cannot listen on {options['host']}:{options['port']}: {error}") from None
+        web = web_processes.WebProcesses(sock, count)
         worker_command = [sys.executable, manage, "rqworker", "--with-scheduler", "default"]
-        web = subprocess.Popen(web_command, start_new_session=True)
+        web.start()
         workers = [subprocess.Popen(worker_command, start_new_session=True) for _ in range(options["workers"])]
         self.stdout.write(
-            self.style.SUCCESS(f"socialsite is running on http://{options['host']}:{options['port']}/ (Ctrl-C to stop)")
+            self.style.SUCCESS(
+                f"socialsite is running on http://{options['host']}:{options['port']}/ "
+                f"({count} web processes; Ctrl-C to stop)"
+            )
         )
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, self._request_stop)
         failure = None
         try:
             while not self.stopping:
-                if web.poll() is not None:
-                    failure = f"The web server exited with code {web.returncode}."
+                try:
+                    replaced = web.replace_exited()
+                except web_processes.WebProcessFailed as error:
+                    failure = str(error)
                     break
+                for code in replaced:
+                    self.stderr.write(f"A web process exited with code {code}; restarting it.")
                 for index, worker in enumerate(workers):
                     if worker.poll() is not None:
                         self.stderr.write(f"An RQ worker exited with code {worker.returncode}; restarting it.")
@@ -69,7 +84,8 @@ class Command(BaseCommand):
                 time.sleep(0.5)
         finally:
             self.stdout.write("Stopping socialsite...")
-            _stop([web])
+            web.stop(STOP_TIMEOUT_SECONDS)
+            sock.close()
             _stop(workers)
             if settings.EMBEDDED_REDIS_DIR is not None:
                 embedded_redis.stop(settings.EMBEDDED_REDIS_DIR)
