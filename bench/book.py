@@ -99,6 +99,11 @@ def check_counters(conn: redis.Redis, uids: list[int]) -> None:
             raise AssertionError(f"book set-up broke the counters of user {uid}")
 
 
+def create_status(conn: redis.Redis, uid: int, message: str, **data: Any) -> Any:
+    """Listing 8.2 as printed: the status hash alone (with the book's ``**data``, such as ``location``)."""
+    return book_ch8.create_status(conn, uid, message, **data)
+
+
 def post(conn: redis.Redis, uid: int, message: str) -> Any:
     """Listing 8.6 as printed: the first 1,000 followers inline, the rest queued (``execute_later``)."""
     return book_ch8.post_status(conn, uid, message)
@@ -107,6 +112,26 @@ def post(conn: redis.Redis, uid: int, message: str) -> Any:
 def read_home(conn: redis.Redis, uid: int, count: int = 30) -> list[dict[str, str]]:
     """Listing 8.3 as printed."""
     return book_ch8.get_status_messages(conn, uid, count=count)
+
+
+def follow(conn: redis.Redis, uid: int, other: int) -> Any:
+    """Listing 8.4 as printed."""
+    return book_ch8.follow_user(conn, uid, other)
+
+
+def unfollow(conn: redis.Redis, uid: int, other: int) -> Any:
+    """Listing 8.5 as printed."""
+    return book_ch8.unfollow_user(conn, uid, other)
+
+
+def post_everywhere(conn: redis.Redis, uid: int, message: str) -> Any:
+    """Listing 8.6 with every pass of listing 8.7 run at once in the caller (``book_ch8``'s "sync" mode), as
+    socialsite's deferred fan-out is timed: the book's whole fan-out, without its worker's polling."""
+    book_ch8.set_deferred_mode("sync")
+    try:
+        return book_ch8.post_status(conn, uid, message)
+    finally:
+        book_ch8.set_deferred_mode("queue")
 
 
 def toggle_follow(conn: redis.Redis, uid: int, other: int) -> None:
