@@ -65,7 +65,9 @@ class Policy:
 
     # The stored status fields ``allows`` reads from ``Item.fields``. Callers that know a batch only by ids and
     # authors (the refills and copies of ``services.refill``) read these for each status first, so the decision
-    # is made on the status as stored.
+    # is made on the status as stored. A status holding none of them may be judged as ``Item(author_uid=...)``,
+    # once for all such statuses of its author (a follow's copy of 1,000 posts): ``allows`` must decide on the
+    # author, the recipient, the kind, the context and these fields, never on ``status_id`` alone.
     status_fields: tuple[str, ...] = ()
 
     def load(

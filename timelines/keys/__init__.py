@@ -47,7 +47,7 @@ from timelines.keys.reposts import home_reposts, list_reposts, reposters, user_r
 from timelines.keys.search import SEARCH_TAGS, SEARCH_USERS, search_shard, search_word
 from timelines.keys.statuses import STATUS_ID_COUNTER, status
 from timelines.keys.tags import TRENDING_HASH_TAG, tag_timeline, trending_bucket, trending_hour
-from timelines.keys.timelines import TIMELINES, home_timeline, profile_timeline, timeline
+from timelines.keys.timelines import TIMELINES, home_timeline, profile_held, profile_timeline, timeline
 from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 
 __all__ = [
@@ -83,6 +83,7 @@ __all__ = [
     "notifications",
     "notifications_read",
     "notifications_unread",
+    "profile_held",
     "profile_timeline",
     "refill_run",
     "replies",

@@ -132,6 +132,7 @@ def _own_keys(uid: int) -> list[str]:
     """Every key of the person's own slot (``{uid}``) that may hold anything after the phases above."""
     return [
         keys.profile_timeline(uid),
+        keys.profile_held(uid),
         keys.home_timeline(uid),
         keys.home_reposts(uid),
         keys.user_reposts(uid),

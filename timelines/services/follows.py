@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 
-from timelines import events, exceptions, keys, limits, store
+from timelines import events, exceptions, keys, queue, store
 from timelines.services.activity import record_active
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
 from timelines.services.publishing import publish
-from timelines.services.refill import copy_author, remove_followee
+from timelines.services.refill import copy_author
 from timelines.services.users import require_users
 
 
@@ -81,19 +81,20 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     """Make ``uid`` stop following ``other_uid``; True if they were following (book listing 8.5, fixed).
 
     Removes every status of the former followee that can still be in the follower's home: all of the
-    followee's statuses posted since the oldest entry of that home, not only their latest 1,000. If that made
-    room, a refill from the people still followed is queued and this returns at once. Two round trips, and
-    the refill's enqueue when the home held some. Raises ``CannotFollowSelf`` or ``UnknownUser``.
+    followee's statuses posted since the oldest entry of that home, not only their latest 1,000. If the home
+    held any, a refill from the people still followed is queued and this returns at once. One round trip on
+    one server (``store.unfollows``), then the refill's enqueue and the event. Raises ``CannotFollowSelf`` or
+    ``UnknownUser``.
     """
     if uid == other_uid:
         raise exceptions.CannotFollowSelf()
     # The users' existence is checked by the removal itself, which changes nothing for a missing user.
-    # The followee's newest statuses are read with it: nearly always all that can be in the home.
-    unfollow = store.graph.remove_follow(uid, other_uid, recent=limits.HOME_TIMELINE_SIZE)
-    if unfollow is None:
+    unfollowed = store.unfollows.unfollow(uid, other_uid)
+    if unfollowed is None:
         raise exceptions.UnknownUser()
-    if unfollow.removed:
-        remove_followee(uid=uid, author=other_uid, unfollow=unfollow)
+    if unfollowed.refill_run is not None:
+        queue.enqueue_refill(uid=uid, run=unfollowed.refill_run, cursor=None)
+    if unfollowed.removed:
         # The follower's open live pages stop at once, not at their next refresh (a private account's posts).
         publish(events.relations_changed(uid=uid, other=other_uid))
-    return unfollow.removed
+    return unfollowed.removed

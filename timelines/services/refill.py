@@ -9,7 +9,7 @@ home's owner, or the list's owner.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from timelines import exceptions, keys, limits, policy, queue, store
@@ -62,44 +62,83 @@ def _allowed_entries(
     carries), read in one more round trip when the policy names any."""
     if reader is None:
         return [[] for _ in per_source]
-    chooser = policy.get_policy()
+    names = policy.get_policy().status_fields
     ids = [status_id for _, entries in per_source for status_id, _ in entries]
-    stored = dict(zip(ids, store.statuses.get_status_fields(ids, chooser.status_fields), strict=True))
+    stored = dict(zip(ids, store.statuses.get_status_fields(ids, names), strict=True))
+    return _judged(
+        reader,
+        [
+            (author, [(status_id, score, stored[status_id]) for status_id, score in entries])
+            for author, entries in per_source
+        ],
+    )
+
+
+def _judged(
+    reader: int, per_source: Sequence[tuple[int, Sequence[tuple[int, float, Mapping[str, str]]]]]
+) -> list[list[tuple[int, float]]]:
+    """For each (author, entries of (status id, posted, its stored fields)), the (status id, posted) entries
+    ``reader`` may receive. One ``load`` of the policy."""
+    chooser = policy.get_policy()
     items = {
-        status_id: policy.Item(author_uid=author, status_id=status_id, fields=stored[status_id])
+        status_id: policy.Item(author_uid=author, status_id=status_id, fields=fields)
         for author, entries in per_source
-        for status_id, _ in entries
+        for status_id, _, fields in entries
     }
     authors = {author for author, _ in per_source}
     authors |= {int(item.fields["repost_of_uid"]) for item in items.values() if item.fields.get("repost_of_uid")}
     state = chooser.load(recipients=(reader,), authors=authors, items=list(items.values()))
     if chooser.allows_all(state):
-        return [list(entries) for _, entries in per_source]
+        return [[(status_id, score) for status_id, score, _ in entries] for _, entries in per_source]
     return [
         [
             (status_id, score)
-            for status_id, score in entries
+            for status_id, score, _ in entries
             if chooser.allows(state, recipient=reader, item=items[status_id])
         ]
-        for author, entries in per_source
+        for _, entries in per_source
     ]
 
 
 def copy_author(*, author: int, uid: int | None = None, list_id: int | None = None) -> int:
     """Copy ``author``'s latest ``HOME_TIMELINE_SIZE`` statuses into ``uid``'s home or list ``list_id``'s
     timeline (trimmed), as a follow or a list add does; only while the timeline's owner exists. Returns how
-    many were new."""
+    many were new.
+
+    The statuses holding none of the fields the policy reads (nearly all) share one verdict, their author's
+    (``policy.Policy.status_fields``), and are copied on the server without coming to this process
+    (``store.copies``); the others are judged one by one and added after them."""
     timeline = _timeline(uid, list_id)
-    recent = store.timelines.timeline_entries(keys.profile_timeline(author), limit=limits.HOME_TIMELINE_SIZE)
-    [allowed] = _allowed_entries(timeline.reader(), [(author, recent)])
-    if not allowed:
+    reader = timeline.reader()
+    if reader is None:
         return 0
-    return max(
-        0,
-        store.timelines.add_to_guarded_timeline(
-            timeline.owner_key, timeline.key, allowed, size=limits.HOME_TIMELINE_SIZE
-        ),
+    chooser = policy.get_policy()
+    state = chooser.load(recipients=(reader,), authors=(author,))
+    copy_plain = chooser.allows_all(state) or chooser.allows(
+        state, recipient=reader, item=policy.Item(author_uid=author)
     )
+    copy = store.copies.copy_profile(
+        timeline.owner_key,
+        timeline.key,
+        author,
+        size=limits.HOME_TIMELINE_SIZE,
+        limit=limits.HOME_TIMELINE_SIZE,
+        copy_plain=copy_plain,
+        names=chooser.status_fields,
+    )
+    if copy.added < 0:
+        return 0
+    added = copy.added
+    if copy.held:
+        [allowed] = _judged(reader, [(author, copy.held)])
+        if allowed:
+            added += max(
+                0,
+                store.timelines.add_to_guarded_timeline(
+                    timeline.owner_key, timeline.key, allowed, size=limits.HOME_TIMELINE_SIZE
+                ),
+            )
+    return added
 
 
 def remove_author(*, author: int, uid: int | None = None, list_id: int | None = None) -> bool:
@@ -108,18 +147,6 @@ def remove_author(*, author: int, uid: int | None = None, list_id: int | None = 
     room. Returns whether anything was removed."""
     timeline = _timeline(uid, list_id)
     return _remove_since(timeline, author, store.timelines.oldest_score(timeline.key))
-
-
-def remove_followee(*, uid: int, author: int, unfollow: store.graph.Unfollow) -> bool:
-    """``remove_author`` from ``uid``'s home, with what ``store.graph.remove_follow`` read with the unfollow
-    itself: the home's oldest score and the followee's newest statuses. When those cover everything the
-    followee posted since that oldest entry (nearly always), one round trip and the refill's enqueue."""
-    # What is newer than the oldest entry is a prefix of the profile, whole when the first status left out
-    # is older than that entry.
-    complete = unfollow.recent_floor is None or (
-        unfollow.oldest is not None and unfollow.recent_floor < unfollow.oldest
-    )
-    return _remove_since(_timeline(uid, None), author, unfollow.oldest, unfollow.recent if complete else None)
 
 
 def _remove_since(timeline: _Timeline, author: int, oldest: float | None, theirs: list[str] | None = None) -> bool:

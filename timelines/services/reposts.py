@@ -68,7 +68,7 @@ def repost_status(*, uid: int, status_id: int) -> bool:
         store.statuses.delete_status_if_owner(repost_id, uid)
         store.reposts.release_repost(uid, original_id, repost_id)
         raise exceptions.StatusNotFound()
-    store.statuses.add_to_profile(uid, repost_id, posted, home=False)
+    store.statuses.add_to_profile(uid, repost_id, posted, home=False, held=True)
     store.reposts.push_repost("followers", [uid], original_id, repost_id, posted)
     deliver_status(status={**fields, "posted": posted})
     notify(recipients=[author_uid], kind=REPOST, actor=uid, status_id=original_id, cause=fields)

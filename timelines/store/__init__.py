@@ -1,16 +1,19 @@
 """Plain data access for the social graph: the only timelines code that sends Redis commands.
 
 One module per concern, used as ``store.<module>.<function>``: ``users``, ``statuses``, ``timelines`` (one
-timeline ZSET), ``fanout`` (writes to many timelines at once), ``graph`` (id sets with counters: followers,
-following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads),
-``likes``, ``reposts``, ``notifications``, ``privacy``, ``pages`` (a page of statuses for one viewer),
-``tags``, ``search`` and ``profiles`` (discovery and profile edits), ``moderation``, ``stats`` (the
-dashboard's counters) and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in ``scripts/``.
+timeline ZSET), ``fanout`` (writes to many timelines at once), ``copies`` (an author's newest statuses into one
+timeline), ``unfollows`` (an unfollow with what it takes out of a home), ``graph`` (id sets with counters:
+followers, following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads),
+``likes``, ``reposts``, ``notifications``, ``privacy``, ``pages`` (a page of statuses for one viewer), ``tags``,
+``search`` and ``profiles`` (discovery and profile edits), ``moderation``, ``stats`` (the dashboard's counters)
+and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in ``scripts/``.
 
-Functions here know keys and commands, not rules: services decide what to write and in which order,
-selectors decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless
-its docstring says otherwise. Every script touches the keys of one hash slot only (see ``keys``), except the
-batch scripts of ``fanout`` and ``reposts``, which are sent per hash slot on a Redis Cluster.
+Functions here know keys and commands, not rules: services decide what to write and in which order, selectors
+decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless its
+docstring says otherwise. Every script touches the keys of one hash slot only (see ``keys``), except the batch
+scripts of ``fanout`` and ``reposts``, which are sent per hash slot on a Redis Cluster, and the scripts of
+``pages``, ``copies``, ``unfollows`` and ``statuses.get_status_fields``, which run on one server only (pipelines
+take their place on a cluster).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from timelines.store import (
     batch,
     conversations,
+    copies,
     fanout,
     graph,
     health,
@@ -36,12 +40,14 @@ from timelines.store import (
     statuses,
     tags,
     timelines,
+    unfollows,
     users,
 )
 
 __all__ = [
     "batch",
     "conversations",
+    "copies",
     "fanout",
     "graph",
     "health",
@@ -60,5 +66,6 @@ __all__ = [
     "statuses",
     "tags",
     "timelines",
+    "unfollows",
     "users",
 ]

@@ -48,6 +48,9 @@ STORED_NAMES = {
     "repost_of_uid": "OU",
     "repost_of_login": "OL",
 }
+# The fields a policy may judge a status by besides its author (``policy.Policy.status_fields``): a status
+# holding any of them is recorded in its author's ``keys.profile_held`` (``store.copies``).
+HELD_FIELDS = ("private", "repost_of_uid")
 _READ_NAMES = {stored: name for name, stored in STORED_NAMES.items()}
 _MICROS = 1_000_000
 
@@ -85,6 +88,11 @@ def to_stored(fields: Mapping[str, Any]) -> dict[str, Any]:
                 continue
         stored[STORED_NAMES.get(name, name)] = value
     return stored
+
+
+def holds_judged_fields(fields: Mapping[str, Any]) -> bool:
+    """Whether a new status with ``fields`` (as readers know them) holds any of ``HELD_FIELDS``."""
+    return any(fields.get(name) is not None for name in HELD_FIELDS)
 
 
 def names_to_read(names: Sequence[str]) -> list[str]:

@@ -11,7 +11,7 @@ from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys, limits
 from timelines.store.lua import Call, execute, queue, run_many
 from timelines.store.lua import script as _script
-from timelines.store.status_hash import from_stored, names_to_read, picked, to_stored
+from timelines.store.status_hash import from_stored, holds_judged_fields, names_to_read, picked, to_stored
 
 
 def next_status_id() -> tuple[int, int]:
@@ -46,8 +46,8 @@ def write_to_profile(
     members of each ZSET of ``then_read`` (``graph.members_after``), read after the writes: a new status's
     first targets, so that a follower arriving meanwhile gets it either from its profile or by delivery. One
     pipelined round trip on a single server; on a cluster the keys' nodes in turn."""
-    profile_keys = [keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)]
-    profile_args = [status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home"]
+    profile_keys = _profile_keys(uid)
+    profile_args = [status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home", int(holds_judged_fields(fields))]
     count = limits.POSTS_PER_PASS if count is None else count  # read when called: tests and settings may change it
     reads: list[Call] = [("followers_after", [key], ["-inf", "", count]) for key in then_read]
     client = get_redis()
@@ -73,13 +73,17 @@ def write_status(status_id: int, fields: dict[str, str | int | float]) -> None:
     get_redis().hset(keys.status(status_id), mapping=to_stored(fields))
 
 
-def add_to_profile(uid: int, status_id: int, posted: float, *, home: bool = True) -> int:
+def _profile_keys(uid: int) -> list[str]:
+    return [keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid), keys.profile_held(uid)]
+
+
+def add_to_profile(uid: int, status_id: int, posted: float, *, home: bool = True, held: bool = False) -> int:
     """Add a status to its author's profile and, with ``home``, their home (trimmed), and reset ``posts``;
-    -1 if no such user."""
+    -1 if no such user. ``held``: the status holds a field of ``status_hash.HELD_FIELDS``."""
     return int(
         _script("add_to_profile")(
-            keys=[keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)],
-            args=[status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home" if home else ""],
+            keys=_profile_keys(uid),
+            args=[status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home" if home else "", int(held)],
         )
     )
 
@@ -154,8 +158,4 @@ def delete_status_if_owner(status_id: int, uid: int) -> tuple[str, dict[str, str
 
 
 def remove_from_author(uid: int, status_id: int) -> int:
-    return int(
-        _script("remove_from_author")(
-            keys=[keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid)], args=[status_id]
-        )
-    )
+    return int(_script("remove_from_author")(keys=_profile_keys(uid), args=[status_id]))

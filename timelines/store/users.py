@@ -32,7 +32,12 @@ def release_login(lowered_login: str, uid: int) -> None:
 
 def delete_user(uid: int) -> None:
     get_redis().delete(
-        keys.user(uid), keys.profile_timeline(uid), keys.home_timeline(uid), keys.followers(uid), keys.following(uid)
+        keys.user(uid),
+        keys.profile_timeline(uid),
+        keys.profile_held(uid),
+        keys.home_timeline(uid),
+        keys.followers(uid),
+        keys.following(uid),
     )
 
 

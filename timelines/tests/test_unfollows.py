@@ -1,0 +1,41 @@
+"""An unfollow with what it takes out of the follower's home (``store.unfollows``): one script on one server,
+round trips on a cluster, the same outcome."""
+
+from __future__ import annotations
+
+from timelines import keys, selectors, services, store
+from timelines.tests.helpers import home_timeline_of
+
+
+def test_an_unfollow_takes_the_followees_posts_out_and_numbers_one_refill_run(alice, bob, carol):
+    alices = [services.post_status(uid=alice, message=f"alice {n}") for n in range(3)]
+    carols = services.post_status(uid=carol, message="carol")
+    services.follow_user(uid=bob, other_uid=alice)
+    services.follow_user(uid=bob, other_uid=carol)
+    assert set(alices) <= set(home_timeline_of(bob))
+    before = store.refill.current_refill_run(keys.home_timeline(bob)) or 0
+
+    first = store.unfollows.unfollow(bob, alice)
+    again = store.unfollows.unfollow(bob, alice)
+
+    assert first == store.unfollows.Unfollowed(True, before + 1)
+    assert again == store.unfollows.Unfollowed(False, None)
+    assert home_timeline_of(bob) == [carols]
+    assert (selectors.get_user(uid=bob).following, selectors.get_user(uid=alice).followers) == (1, 0)
+
+
+def test_an_unfollow_with_nothing_of_theirs_in_an_empty_home_starts_no_refill(alice, bob):
+    services.follow_user(uid=bob, other_uid=alice)
+
+    assert store.unfollows.unfollow(bob, alice) == store.unfollows.Unfollowed(True, None)
+    assert store.refill.current_refill_run(keys.home_timeline(bob)) is None
+
+
+def test_an_unfollow_naming_a_missing_user_changes_nothing_for_the_one_who_exists(alice, bob):
+    services.follow_user(uid=bob, other_uid=alice)
+    missing = bob + 1000
+
+    assert store.unfollows.unfollow(missing, alice) is None
+    assert store.unfollows.unfollow(bob, missing) is None
+    assert selectors.is_following(uid=bob, other_uid=alice)
+    assert selectors.get_user(uid=alice).followers == 1
