@@ -1,36 +1,31 @@
 """``{% status_html status %}``: one post as ``timelines/_status.html`` renders it, from a per-process cache of
-rendered fragments, so a page of 30 posts renders 30 cached strings instead of 30 template includes.
+rendered fragments (``socialsite.fragments``), so a page of 30 posts renders 30 cached strings instead of 30
+template includes.
 
 What a fragment shows depends on the post (immutable but for its counters; its id and posted time name it),
 who looks (nobody, its author, or someone else; whether they liked or reposted it), the page it is on (forms
-carry it as ``next``) and the time (its age, "5 min"); all of that is the cache key. The one part that is
-each request's own, the CSRF token in its forms, is rendered as a placeholder and put in on the way out. The
-placeholder is random, made once per process and never shown (every copy is replaced), so no post can carry
-it.
-
-Bounded: at most ``settings.TIMELINES_FRAGMENT_CACHE_SIZE`` fragments (the oldest go first); 0 renders every
-post afresh.
+carry it as ``next``) and the time (its age, "5 min"); all of that is the cache key. The CSRF token in its
+forms is put in on the way out.
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django import template
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
+from socialsite import fragments
+from socialsite.fragments import PLACEHOLDER
 from timelines.templatetags.timeline_format import relative_time
 
 register = template.Library()
 
 TEMPLATE = "timelines/_status.html"
-PLACEHOLDER = f"csrf-{secrets.token_hex(16)}"
 
-_fragments: dict[tuple[Any, ...], str] = {}
+_fragments = fragments.FragmentCache()
 
 
 def _key(entry: Any, viewer_uid: int | None, current_path: str, fresh: bool, focused: bool) -> tuple[Any, ...]:
@@ -56,18 +51,6 @@ def _key(entry: Any, viewer_uid: int | None, current_path: str, fresh: bool, foc
         status.extra.get("in_reply_to_deleted"),
         relative_time(posted),
     )
-
-
-def _keep(key: tuple[Any, ...], html: str) -> None:
-    limit = settings.TIMELINES_FRAGMENT_CACHE_SIZE
-    if limit <= 0:
-        return
-    while len(_fragments) >= limit:
-        try:
-            del _fragments[next(iter(_fragments))]
-        except (StopIteration, KeyError, RuntimeError):  # emptied or changed by another thread meanwhile
-            break
-    _fragments[key] = html
 
 
 def render_status(
@@ -105,26 +88,17 @@ def _render(
             "csrf_token": PLACEHOLDER,
         }
         html = render_to_string(TEMPLATE, context)
-        _keep(key, html)
-    return mark_safe(html.replace(PLACEHOLDER, escaped_token))  # the template escaped it
-
-
-# Where a template render keeps the request's CSRF token once resolved and escaped for its fragments.
-_TOKEN = "status_fragments.csrf_token"
+        _fragments.keep(key, html)
+    return fragments.with_token(html, escaped_token)
 
 
 @register.simple_tag(takes_context=True)
 def status_html(context: template.Context, status: Any, fresh: bool = False, focused: bool = False) -> SafeString:
-    # The token is a lazy object: resolved and escaped once per template render, not once per post.
-    token = context.render_context.get(_TOKEN)
-    if token is None:
-        token = escape(str(context.get("csrf_token") or ""))
-        context.render_context[_TOKEN] = token
     return _render(
         status,
         viewer_uid=context.get("viewer_uid"),
         current_path=context.get("current_path") or "",
-        escaped_token=token,
+        escaped_token=fragments.escaped_token(context),
         fresh=fresh,
         focused=focused,
     )
