@@ -19,8 +19,10 @@ streams; the browser ignores ids it already shows. It is served like the streami
 ``streaming.writer`` (one flow-controlled writer, one hub subscription per process, bounded queues, the same
 settings): a browser that stops reading is cut off, and the server's memory stays bounded. The subscription is
 ``public=False`` and asks the per-recipient policy (``timelines.policy``) for its viewer; whom the viewer
-follows (and what the policy knows about them) is re-read about every ``refresh_seconds`` (jittered); posts of
-an account suspended meanwhile are dropped at once (``suspend``). A post's HTML is rendered once per event and shared by
+follows (and what the policy knows about them) is re-read at once when an event says the viewer's relations
+changed (a follow, an unfollow, a block, a mute or their undoing: ``relations.changed``), and about every
+``refresh_seconds`` (jittered) in case an event was missed; posts of an account suspended meanwhile are
+dropped at once (``suspend``). A post's HTML is rendered once per event and shared by
 every viewer of the process (at most twice: for its author, who gets a Delete button, and for everyone else).
 """
 
@@ -144,7 +146,9 @@ class LiveEncoder:
 class LivePage:
     """The ASGI application of ``/live/home`` (``posts=True``) and ``/live/me`` (notices only)."""
 
-    refresh_seconds = 10.0
+    # A safety net only: every change of whom a viewer follows, blocks or mutes publishes relations.changed, which
+    # makes the page re-read at once. A thousand open pages re-reading every 10 s held up every stream's deliveries.
+    refresh_seconds = 60.0
 
     def __init__(self, *, posts: bool) -> None:
         self.posts = posts

@@ -74,7 +74,8 @@ def user_changed(event_type: str, *, uid: int) -> str:
 
 
 def relations_changed(*, uid: int, other: int) -> str:
-    """``uid``'s relations with ``other`` changed (blocked either way, muted, unfollowed)."""
+    """``uid``'s relations with ``other`` changed (followed, unfollowed, blocked or unblocked either way, muted,
+    unmuted): ``uid``'s open live pages read them again at once."""
     return encode(RELATIONS_CHANGED, uid=uid, other=other)
 
 

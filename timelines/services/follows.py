@@ -59,6 +59,8 @@ def make_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bo
         if notify_followee:
             notify(recipients=[other_uid], kind=FOLLOW, actor=uid)
         record_active(uid=uid, when=now)
+        # The follower's open live homes start showing the followee's posts at once, not at their next refresh.
+        publish(events.relations_changed(uid=uid, other=other_uid))
     return bool(added)
 
 

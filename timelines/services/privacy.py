@@ -93,7 +93,11 @@ def block_user(*, uid: int, other_uid: int) -> bool:
 def unblock_user(*, uid: int, other_uid: int) -> bool:
     """Lift ``uid``'s block of ``other_uid``; True if there was one. Follows are not restored."""
     _check(uid, other_uid)
-    return store.privacy.remove_pair(keys.blocks(uid), keys.blocked_by(other_uid), other_uid, uid)
+    removed = store.privacy.remove_pair(keys.blocks(uid), keys.blocked_by(other_uid), other_uid, uid)
+    if removed:
+        publish(events.relations_changed(uid=uid, other=other_uid))
+        publish(events.relations_changed(uid=other_uid, other=uid))
+    return removed
 
 
 def mute_user(*, uid: int, other_uid: int) -> bool:
@@ -112,4 +116,5 @@ def unmute_user(*, uid: int, other_uid: int) -> bool:
     removed = store.privacy.remove_pair(keys.mutes(uid), keys.muted_by(other_uid), other_uid, uid)
     if removed:
         request_refill(uid=uid)
+        publish(events.relations_changed(uid=uid, other=other_uid))
     return removed
