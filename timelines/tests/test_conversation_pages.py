@@ -7,7 +7,7 @@ import re
 import pytest
 from django.test import Client
 
-from timelines import exceptions, selectors, services
+from timelines import exceptions, limits, selectors, services
 from timelines.tests.test_views import article, logged_in, status_ids
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +50,26 @@ def test_a_posts_page_shows_ancestors_the_post_its_replies_and_a_reply_form():
     assert "Post reply" in html
     assert Client().get(f"/@alice/{middle}").status_code == 404  # the wrong author in the URL
     assert Client().get(f"/@bob/{middle}").status_code == 200  # anonymous visitors read threads
+
+
+def test_the_reply_tree_indents_each_level_up_to_its_limit_and_keeps_a_deleted_reply_s_place():
+    alice, alice_uid = logged_in("alice", "Alice")
+    _bob, bob_uid = logged_in("bob", "Bob")
+    root = services.post_status(uid=alice_uid, message="root post")
+    chain, parent = [], root
+    for level in range(limits.MAX_REPLY_DEPTH + 2):
+        parent = services.post_status(uid=(bob_uid, alice_uid)[level % 2], message=f"level {level}", in_reply_to=parent)
+        chain.append(parent)
+    aside = services.post_status(uid=bob_uid, message="aside", in_reply_to=root)
+    services.delete_status(uid=alice_uid, status_id=chain[1])
+    html = alice.get(f"/@alice/{root}").content.decode()
+    items = re.findall(
+        r'<li class="reply depth-(\d+)" data-depth="(\d+)">\s*<(?:article|p)[^>]* id="status-(\d+)"', html
+    )
+    shown = [(int(status), int(depth), int(indent)) for indent, depth, status in items]
+    expected = [(status, level + 1, min(level + 1, limits.MAX_REPLY_DEPTH)) for level, status in enumerate(chain)]
+    assert shown == [*expected, (aside, 1, 1)]
+    assert f'<p class="status gone" id="status-{chain[1]}">This post was deleted.</p>' in html
 
 
 def test_replying_from_a_posts_page_and_in_place():
