@@ -58,3 +58,24 @@ def test_the_trending_tags_shown_are_the_current_ones():
     assert trending(amy.get("/").content.decode()) == [("redis", "1")]
     services.post_status(uid=amy_uid, message="#redis #django")
     assert trending(amy.get("/").content.decode()) == [("redis", "2"), ("django", "1")]
+
+
+def menu(page: str) -> list[str]:
+    head = re.search(r'<section class="panel profile">.*?</section>', page, re.S).group(0)
+    return re.findall(r"<button[^>]*>(Follow|Unfollow|Requested|Mute|Unmute|Block|Unblock)</button>", head)
+
+
+def test_a_cached_profile_head_shows_each_viewer_their_own_relationship_and_token():
+    amy, amy_uid = logged_in("amy")
+    bea, _ = logged_in("bea")
+    _, cy_uid = logged_in("cy")
+    services.follow_user(uid=amy_uid, other_uid=cy_uid)
+    services.mute_user(uid=amy_uid, other_uid=cy_uid)
+    amy_page, bea_page = amy.get("/@cy").content.decode(), bea.get("/@cy").content.decode()
+    assert menu(amy_page) == ["Unfollow", "Unmute", "Block"] and menu(bea_page) == ["Follow", "Mute", "Block"]
+    follow_token = re.compile(r'class="inline follow-form".*?name="csrfmiddlewaretoken" value="([^"]+)"', re.S)
+    assert follow_token.search(amy_page).group(1) != follow_token.search(bea_page).group(1)
+    assert PLACEHOLDER not in amy_page + bea_page
+    services.unmute_user(uid=amy_uid, other_uid=cy_uid)
+    assert menu(amy.get("/@cy").content.decode()) == ["Unfollow", "Mute", "Block"]
+    assert menu(Client().get("/@cy").content.decode()) == []  # a visitor gets a way to log in instead
