@@ -14,7 +14,7 @@ from typing import Any
 
 from django import template
 from django.template.loader import render_to_string
-from django.utils.html import escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from socialsite import fragments
@@ -50,26 +50,6 @@ def _key(entry: Any, viewer_uid: int | None, current_path: str, fresh: bool, foc
         focused,
         status.extra.get("in_reply_to_deleted"),
         relative_time(posted),
-    )
-
-
-def render_status(
-    status: Any,
-    *,
-    viewer_uid: int | None,
-    current_path: str,
-    csrf_token: str,
-    fresh: bool = False,
-    focused: bool = False,
-) -> SafeString:
-    """The HTML of ``status`` (a ``TimelineEntry``) for this viewer, page and moment."""
-    return _render(
-        status,
-        viewer_uid=viewer_uid,
-        current_path=current_path,
-        escaped_token=escape(csrf_token),
-        fresh=fresh,
-        focused=focused,
     )
 
 
