@@ -9,22 +9,18 @@ import re
 import pytest
 from django.test import Client
 
-from accounts.services import sign_up
 from socialsite.fragments import PLACEHOLDER
 from socialsite.templatetags import site_header
+from socialsite.tests import people
 from timelines import services
 
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "correct horse battery staple"
 LOGOUT_TOKEN = re.compile(r'action="/accounts/logout/".*?name="csrfmiddlewaretoken" value="([^"]+)"', re.S)
 
 
 def logged_in(login: str) -> tuple[Client, int]:
-    user = sign_up(login=login, name=login.title(), password=PASSWORD)
-    client = Client(enforce_csrf_checks=True)
-    assert client.login(username=login, password=PASSWORD)
-    return client, int(user.uid)
+    return people.logged_in(login, enforce_csrf_checks=True)
 
 
 def header(client: Client, path: str = "/") -> str:

@@ -9,21 +9,17 @@ import re
 import pytest
 from django.test import Client
 
-from accounts.services import sign_up
+from socialsite.tests import people
 from timelines import services
 from timelines.templatetags import status_fragments
 
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "correct horse battery staple"
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def logged_in(login: str) -> tuple[Client, int]:
-    user = sign_up(login=login, name=login.title(), password=PASSWORD)
-    client = Client(enforce_csrf_checks=True)
-    assert client.login(username=login, password=PASSWORD)
-    return client, int(user.uid)
+    return people.logged_in(login, enforce_csrf_checks=True)
 
 
 def like_form_token(html: str, status_id: int) -> str:

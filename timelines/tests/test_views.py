@@ -8,18 +8,10 @@ import pytest
 from django.test import Client
 
 from accounts.services import sign_up
+from socialsite.tests.people import PASSWORD, logged_in
 from timelines import exceptions, limits, selectors, services
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "correct horse battery staple"
-
-
-def logged_in(login: str, name: str | None = None) -> tuple[Client, int]:
-    user = sign_up(login=login, name=name or login.title(), password=PASSWORD)
-    client = Client()
-    assert client.login(username=login, password=PASSWORD)
-    return client, int(user.uid)
 
 
 def article(response, status_id: int) -> str:

@@ -14,12 +14,12 @@ from redis.connection import AbstractConnection
 from accounts.services import sign_up
 from socialsite import embedded_cluster, redis_client
 from socialsite.redis_client import is_cluster as on_cluster
+from socialsite.tests.people import PASSWORD, logged_in
 from timelines import exceptions, limits, selectors, services
 from timelines.templatetags.timeline_format import format_relative
 
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "correct horse battery staple"
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
 # What one home page costs (README, "Using the site"): the page (one script: ids, counters, the viewer's likes
 # and reposts, what the privacy policy needs about the page's authors), the viewer's profile hash, the trending
@@ -29,13 +29,6 @@ HOME_ROUND_TRIPS = 4
 # ... plus five while the page suggests people to follow (selectors.get_suggested_users).
 HOME_WITH_SUGGESTIONS_ROUND_TRIPS = HOME_ROUND_TRIPS + 5
 CLUSTER_NODES = embedded_cluster.NODES
-
-
-def logged_in(login: str, name: str | None = None) -> tuple[Client, int]:
-    user = sign_up(login=login, name=name or login.title(), password=PASSWORD)
-    client = Client()
-    assert client.login(username=login, password=PASSWORD)
-    return client, int(user.uid)
 
 
 def status_ids(html: str) -> list[int]:
