@@ -65,6 +65,9 @@ PONG_TIMEOUT_SECONDS = 5.0
 HANDSHAKE_TIMEOUT_SECONDS = 5.0
 READ_TIMEOUT_SECONDS = 1.0
 
+# Moderation events after which an account's posts must leave the public streams at once.
+WITHHOLDING_TYPES = frozenset({timeline_events.USER_SUSPENDED, timeline_events.USER_LIMITED})
+
 # Events dispatched in one pass before the sinks' bytes are written and the writers get the loop; well under
 # any stream's queue size, so clients served through their queues still drain them between passes.
 MAX_BURST = 16
@@ -79,6 +82,7 @@ class HubStats:
     candidates: int = 0
     decode_errors: int = 0
     ignored: int = 0
+    policy_reloads: int = 0
     extra: dict[str, int] = field(default_factory=dict)
 
 
@@ -91,6 +95,11 @@ class Hub:
         self.connected = asyncio.Event()
         # What the policy needs to decide for the public, loaded off the loop on every (re)connect.
         self.public_state: Any = None
+        # Accounts just suspended or limited: their posts stay off the public streams until ``public_state`` has
+        # been read again, so none slips out in the moment between the event and the re-read.
+        self.withheld: set[int] = set()
+        self._reloads_started = 0
+        self._reload_applied = 0
         self._task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         # What the sinks collected during this pass and must write at its end (``defer_flush``).
@@ -157,6 +166,7 @@ class Hub:
             "reconnects": self.stats.reconnects,
             "decode_errors": self.stats.decode_errors,
             "ignored": self.stats.ignored,
+            "policy_reloads": self.stats.policy_reloads,
         }
 
     # --- dispatch ---
@@ -198,9 +208,13 @@ class Hub:
             chooser = policy.get_policy()
             item = policy.Item.of_status(event, context=policy.LISTING)
             public = chooser.allows(self.public_state, recipient=policy.PUBLIC, item=item)
+            if public and self.withheld and _authors_of(event) & self.withheld:
+                public = False
         else:
             public = False  # a notice for one user's pages, or a moderation change: never on public streams
             if event.type in timeline_events.USER_TYPES:
+                if event.type in WITHHOLDING_TYPES:
+                    self.withheld.add(int(event["uid"]))
                 self._reload_public_state()
         candidates: set[Subscription] = set()
         for key in index_keys:
@@ -237,9 +251,19 @@ class Hub:
     def _reload_public_state(self) -> None:
         """Re-read what the policy needs for the public (an account was suspended or limited), off the loop."""
 
+        withheld = set(self.withheld)
+        self._reloads_started += 1
+        generation = self._reloads_started
+
         async def reload() -> None:
             with contextlib.suppress(RedisError, OSError):
-                self.public_state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
+                state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
+                # Re-reads run side by side: one started earlier, which may have read before the latest change,
+                # never replaces the state of one started later.
+                if generation > self._reload_applied:
+                    self.public_state, self._reload_applied = state, generation
+                self.withheld -= withheld
+                self.stats.policy_reloads += 1
 
         task = asyncio.get_running_loop().create_task(reload())
         self._background.add(task)
@@ -265,6 +289,7 @@ class Hub:
                 async with asyncio.timeout(HANDSHAKE_TIMEOUT_SECONDS):
                     await pubsub.subscribe(self.channel)
                     self.public_state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
+                    self.withheld.clear()  # the state just read knows every suspension and limit
                 if self._task is not asyncio.current_task():
                     return
                 self.connected.set()
@@ -339,3 +364,12 @@ def get_hub() -> Hub:
             del _hubs[stale]
         hub = _hubs[loop] = Hub()
     return hub
+
+
+def _authors_of(event: dict[str, Any]) -> set[int]:
+    """The author of a status event, and of the post it reposts."""
+    authors = {int(event["uid"])}
+    original = event.get("repost_of")
+    if isinstance(original, dict) and "uid" in original:
+        authors.add(int(original["uid"]))
+    return authors
