@@ -8,15 +8,33 @@ waits for and stops the server the same way.
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from django.conf import settings
+
+# How long a test waits for a condition it checks (a page showing a post, an event arriving, a job finishing)
+# before it fails. Generous: ``bin/test`` runs two suites side by side on two cores, so the machine is always
+# busy, and a passing test waits only as long as its condition takes. ``SOCIALSITE_TEST_WAIT_SECONDS``
+# changes it (a slower machine, or a quick failure while debugging).
+WAIT_SECONDS = float(os.environ.get("SOCIALSITE_TEST_WAIT_SECONDS", "30"))
+
+
+def wait_until(predicate: Callable[[], object], timeout: float | None = None, interval: float = 0.05) -> bool:
+    """Poll ``predicate`` until it is true or ``timeout`` (``WAIT_SECONDS``) has passed; returns its last answer
+    as a bool, for the test to assert with its own message."""
+    deadline = time.monotonic() + (WAIT_SECONDS if timeout is None else timeout)
+    while not predicate():
+        if time.monotonic() > deadline:
+            return bool(predicate())
+        time.sleep(interval)
+    return True
 
 
 def free_port() -> int:

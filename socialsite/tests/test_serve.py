@@ -50,15 +50,17 @@ def test_serve_runs_the_site_and_ctrl_c_stops_everything(tmp_path):
         stderr=subprocess.STDOUT,
     )
     try:
-        page = wait_for_http(f"http://127.0.0.1:{port}/", timeout=30)
+        page = wait_for_http(f"http://127.0.0.1:{port}/", timeout=2 * testing.WAIT_SECONDS)
         assert b"Sign up" in page
         assert embedded_redis.is_running(tmp_path / "redis")
         key_file = tmp_path / "secret_key"
         assert stat.S_IMODE(key_file.stat().st_mode) == 0o600 and len(key_file.read_text().strip()) >= 50
         stylesheet = re.search(rb'href="(/static/css/site\.[0-9a-f]+\.css)"', page)  # hashed: the manifest is used
-        assert stylesheet and wait_for_http(f"http://127.0.0.1:{port}{stylesheet[1].decode()}", timeout=5)
+        assert stylesheet and wait_for_http(
+            f"http://127.0.0.1:{port}{stylesheet[1].decode()}", timeout=testing.WAIT_SECONDS
+        )
         with pytest.raises(urllib.error.HTTPError) as missing:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/no/such/page", timeout=5)
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/no/such/page", timeout=testing.WAIT_SECONDS)
         body = missing.value.read().decode()
         assert missing.value.code == 404 and "Back to the home page" in body and "URLconf" not in body  # no debug
         serve.send_signal(signal.SIGINT)
@@ -111,23 +113,23 @@ def test_serve_runs_several_web_processes_on_one_port_each_answering_and_stops_t
     )
     healthz = f"http://127.0.0.1:{port}/healthz"
     try:
-        assert wait_for_http(healthz, timeout=60) == b"ok"
+        assert wait_for_http(healthz, timeout=2 * testing.WAIT_SECONDS) == b"ok"
         first, second = sorted(_children(serve.pid))
         for frozen in (first, second):  # the other one answers alone
             os.kill(frozen, signal.SIGSTOP)
             try:
                 for _ in range(5):
-                    with urllib.request.urlopen(healthz, timeout=5) as response:
+                    with urllib.request.urlopen(healthz, timeout=testing.WAIT_SECONDS) as response:
                         assert response.read() == b"ok"
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=testing.WAIT_SECONDS) as response:
                     assert b"Sign up" in response.read()
             finally:
                 os.kill(frozen, signal.SIGCONT)
         os.kill(first, signal.SIGKILL)
         for _ in range(10):
-            with urllib.request.urlopen(healthz, timeout=5) as response:
+            with urllib.request.urlopen(healthz, timeout=testing.WAIT_SECONDS) as response:
                 assert response.read() == b"ok"
-        assert _wait_for(lambda: len(_children(serve.pid) - {first}) == 2, timeout=30)
+        assert _wait_for(lambda: len(_children(serve.pid) - {first}) == 2, timeout=testing.WAIT_SECONDS)
         processes = _children(serve.pid)
         assert first not in processes and second in processes
         serve.send_signal(signal.SIGTERM)

@@ -43,7 +43,7 @@ class StreamServer:
 
     def hub(self) -> dict[str, Any]:
         """The server's hub counters (GET /statuses/hub.json)."""
-        with urllib.request.urlopen(self.url + "/statuses/hub.json", timeout=5) as response:
+        with urllib.request.urlopen(self.url + "/statuses/hub.json", timeout=testing.WAIT_SECONDS) as response:
             return json.load(response)
 
     def request(
@@ -52,12 +52,12 @@ class StreamServer:
         """A plain (non-streaming) request: status, headers and the JSON body."""
         request = urllib.request.Request(self.url + path, data=body, method=method, headers=headers or {})
         try:
-            with urllib.request.urlopen(request, timeout=5) as response:
+            with urllib.request.urlopen(request, timeout=testing.WAIT_SECONDS) as response:
                 return response.status, dict(response.headers), json.load(response)
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), json.loads(error.read())
 
-    def wait_for_hub(self, timeout: float = 5.0, **expected: Any) -> dict[str, Any]:
+    def wait_for_hub(self, timeout: float = testing.WAIT_SECONDS, **expected: Any) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             state = self.hub()

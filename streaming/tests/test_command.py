@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from socialsite.redis_client import get_redis
-from socialsite.testing import free_port
+from socialsite.testing import WAIT_SECONDS, free_port
 from streaming import filters
 from timelines import keys, services
 
@@ -27,7 +27,7 @@ def start_stream_command(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def wait_until(predicate, timeout: float = 20.0) -> None:
+def wait_until(predicate, timeout: float = WAIT_SECONDS) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
@@ -37,7 +37,7 @@ def wait_until(predicate, timeout: float = 20.0) -> None:
 
 def finish(command: subprocess.Popen[str]) -> tuple[str, str]:
     try:
-        return command.communicate(timeout=20)
+        return command.communicate(timeout=WAIT_SECONDS)
     finally:
         if command.poll() is None:
             command.kill()

@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import time
 
+from socialsite.testing import WAIT_SECONDS
 from streaming import connections
 from streaming.client import open_stream
 
 
-def wait_for_count(expected: int, timeout: float = 5.0) -> int:
+def wait_for_count(expected: int, timeout: float = WAIT_SECONDS) -> int:
     deadline = time.monotonic() + timeout
     while (found := connections.count_open()) != expected and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -17,6 +17,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import sign_up
+from socialsite.testing import WAIT_SECONDS
 from streaming import live, matching
 from streaming.hub import get_hub
 from timelines import services
@@ -47,11 +48,11 @@ class LivePage:
 
     async def open(self) -> int:
         await self.communicator.send_input({"type": "http.request", "body": b""})
-        start = await self.communicator.receive_output(5)
+        start = await self.communicator.receive_output(WAIT_SECONDS)
         self.status = start["status"]
         return self.status
 
-    async def next_block(self, timeout: float = 5.0) -> dict[str, str]:
+    async def next_block(self, timeout: float = WAIT_SECONDS) -> dict[str, str]:
         """The next event or comment, as its fields (``{"comment": ...}`` for a comment)."""
         while "\n\n" not in self.buffer:
             message = await self.communicator.receive_output(timeout)
@@ -74,10 +75,10 @@ class LivePage:
                 break
             if "event" in block:
                 caught_up.append(block)
-        await asyncio.wait_for(get_hub().connected.wait(), 5)
+        await asyncio.wait_for(get_hub().connected.wait(), WAIT_SECONDS)
         return caught_up
 
-    async def next_event(self, timeout: float = 5.0) -> dict[str, Any]:
+    async def next_event(self, timeout: float = WAIT_SECONDS) -> dict[str, Any]:
         """The next event as ``{"event": name, "last_event_id": id or None, **data}``; ``{"event": "end"}`` when the
         stream ends."""
         while True:
@@ -89,7 +90,14 @@ class LivePage:
 
     async def close(self) -> None:
         await self.communicator.send_input({"type": "http.disconnect"})
-        await self.communicator.wait(timeout=5)
+        await self.communicator.wait(timeout=WAIT_SECONDS)
+
+
+async def until(condition: Any) -> None:
+    """Wait for ``condition()`` to hold (checked on the event loop the hub runs on), up to ``WAIT_SECONDS``."""
+    async with asyncio.timeout(WAIT_SECONDS):
+        while not condition():
+            await asyncio.sleep(0.02)
 
 
 async def post(uid: int, message: str) -> int:
@@ -209,7 +217,7 @@ def test_a_post_is_rendered_once_for_every_follower_and_once_for_its_author(peop
         onlooker = get_hub().subscribe(index_keys={matching.ALL}, matches=lambda event: True)
         status_id = await post(bob, "one render for all")
         shown = [(await page.next_event())["html"] for page in pages]
-        event = await asyncio.wait_for(onlooker.get(), 5)
+        event = await asyncio.wait_for(onlooker.get(), WAIT_SECONDS)
         onlooker.close()
         assert event["id"] == status_id
         assert {key for key in event.cache if isinstance(key, tuple)} == {("html", False), ("html", True)}
@@ -254,7 +262,8 @@ def test_someone_followed_after_the_page_opened_starts_flowing_without_a_reload(
         await page.open()
         await page.until_live()
         await asyncio.to_thread(services.follow_user, uid=alice, other_uid=carol)
-        await asyncio.sleep(0.6)  # the event, then the re-read
+        # The event, then the re-read: the page's subscription is indexed under carol once it has read again.
+        await until(lambda: any(matching.author_key(carol) in each.index_keys for each in get_hub().subscriptions))
         from_carol = await post(carol, "hello new follower")
         event = await page.next_event()
         while "hello new follower" not in event.get("html", ""):
@@ -290,7 +299,7 @@ def test_an_idle_stream_sends_keep_alives(people, settings):
         page = LivePage(viewer(alice))
         await page.open()
         await page.until_live()
-        assert await page.next_block(timeout=2) == {"comment": "keep-alive"}
+        assert await page.next_block() == {"comment": "keep-alive"}
         await page.close()
 
     asyncio.run(scenario())

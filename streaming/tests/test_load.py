@@ -10,6 +10,7 @@ import time
 
 from socialsite import redis_client
 from socialsite.redis_client import get_redis
+from socialsite.testing import WAIT_SECONDS
 from streaming.client import open_stream
 from streaming.loadclient import Listener, close_all, open_listeners, wait_until
 from timelines import keys, services
@@ -35,7 +36,7 @@ def test_200_concurrent_clients_all_receive_a_burst_over_one_redis_subscription(
             assert numsub() == 1  # one subscription for the whole process, not one per client
             started = time.monotonic()
             posted = [await post(alice, f"burst {i} {LONG}") for i in range(25)]
-            everyone = await wait_until(lambda: all(len(x.received) >= 25 for x in listeners), timeout=20)
+            everyone = await wait_until(lambda: all(len(x.received) >= 25 for x in listeners), timeout=WAIT_SECONDS)
             elapsed = time.monotonic() - started
             assert everyone, sorted(len(x.received) for x in listeners)[:5]
             assert all(listener.status_ids() == posted for listener in listeners)
@@ -67,13 +68,15 @@ def test_a_client_that_stops_reading_is_cut_off_while_the_others_keep_up(server)
             assert state["cut_off"] == cut_before + 1, f"never cut off after {len(posted)} posts"
             assert state["subscriptions"] == 3  # the stalled client's subscription is gone, the readers' remain
             more = [await post(alice, f"after the cut {i}") for i in range(5)]
-            assert await wait_until(lambda: all(len(r.received) == len(posted) + 5 for r in readers), timeout=10)
+            assert await wait_until(
+                lambda: all(len(r.received) == len(posted) + 5 for r in readers), timeout=WAIT_SECONDS
+            )
             assert all(r.status_ids() == posted + more for r in readers)
             assert not any(r.ended for r in readers)
 
             # The stalled client now reads: what it was sent, then the notice, then the end of the stream.
             lines = []
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(WAIT_SECONDS):
                 async for line in stalled.lines():
                     if line:
                         lines.append(line)
@@ -103,11 +106,11 @@ def test_disconnecting_clients_leave_no_subscription_task_or_redis_subscriber(se
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         started = time.monotonic()
         await close_all([*listeners, abrupt])
-        await asyncio.to_thread(server.wait_for_hub, 2, subscriptions=0, streams=0, reading=False)
+        await asyncio.to_thread(server.wait_for_hub, subscriptions=0, streams=0, reading=False)
         freed_in = time.monotonic() - started
         # Cancelled tasks finish their clean-up (closing the Redis connection) a moment later.
-        await asyncio.to_thread(server.wait_for_hub, 2, tasks=baseline)
-        assert await wait_until(lambda: numsub() == 0, timeout=2)
+        await asyncio.to_thread(server.wait_for_hub, tasks=baseline)
+        assert await wait_until(lambda: numsub() == 0, timeout=WAIT_SECONDS)
         print(f"21 disconnects freed in {freed_in:.3f}s")
 
     asyncio.run(scenario())
@@ -120,7 +123,7 @@ def test_streams_carry_on_after_the_redis_subscriber_connection_is_killed(server
         listener = await Listener.open("sample", identifier="survivor", params={"percent": "100"}, url=server.url)
         before = server.hub()["reconnects"]
         first = await post(alice, "before the kill")
-        assert await wait_until(lambda: len(listener.received) == 1, 5)
+        assert await wait_until(lambda: len(listener.received) == 1, WAIT_SECONDS)
 
         assert sum(server.client_kill_filter(_type="pubsub") for server in redis_client.primaries()) == 1
         killed = time.monotonic()
@@ -130,10 +133,10 @@ def test_streams_carry_on_after_the_redis_subscriber_connection_is_killed(server
                 state = server.hub()
                 return state["reconnects"] > before and state["connected"] and numsub() == 1
 
-            assert await wait_until(resubscribed, timeout=5)
+            assert await wait_until(resubscribed, timeout=WAIT_SECONDS)
             resumed_in = time.monotonic() - killed
             second = await post(alice, "after the kill")
-            assert await wait_until(lambda: len(listener.received) == 2, 5)
+            assert await wait_until(lambda: len(listener.received) == 2, WAIT_SECONDS)
             assert listener.status_ids() == [first, second] and not listener.ended
             print(f"resubscribed {resumed_in:.2f}s after the kill")
         finally:

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from socialsite import testing
+from socialsite.testing import WAIT_SECONDS
 from streaming import filters
 from streaming.client import StreamResponse, open_stream
 from streaming.loadclient import Listener, close_all, wait_until
@@ -48,7 +49,7 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(main())
 
 
-async def received(listener: Listener, count: int, timeout: float = 10.0) -> list[dict]:
+async def received(listener: Listener, count: int, timeout: float = WAIT_SECONDS) -> list[dict]:
     """The first ``count`` messages of ``listener``, waiting for them."""
     assert await wait_until(lambda: len(listener.received) >= count, timeout), listener.messages
     return listener.messages[:count]
@@ -56,7 +57,7 @@ async def received(listener: Listener, count: int, timeout: float = 10.0) -> lis
 
 async def next_line(response: StreamResponse) -> bytes:
     """The next line that is not a keep-alive."""
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT_SECONDS):
         while True:
             line = await response.read_line()
             assert line is not None, "the stream ended"
@@ -133,7 +134,7 @@ def test_an_idle_stream_gets_a_keepalive_newline(server):
     async def scenario():
         listener = await listen(server, "sample", percent="100")
         # The test server sends one after each idle second (production: STREAMING_KEEPALIVE_SECONDS = 30).
-        assert await wait_until(lambda: listener.keepalives >= 2, timeout=5)
+        assert await wait_until(lambda: listener.keepalives >= 2, timeout=WAIT_SECONDS)
         assert listener.received == [] and not listener.ended
 
     run(scenario)
@@ -154,16 +155,16 @@ def test_a_sample_is_the_same_for_an_identifier_across_reconnects_and_processes(
         await received(firehose, 100)
         expected = [i for i in posted if i % 100 in buckets]
         assert len(expected) == 30  # consecutive ids: exactly 30 of every 100
-        assert await wait_until(lambda: len(first.received) >= 30, 5)
+        assert await wait_until(lambda: len(first.received) >= 30, WAIT_SECONDS)
         assert first.status_ids() == expected  # the server process computed what this process computes
-        assert await wait_until(lambda: len(other.received) >= 30, 5)
+        assert await wait_until(lambda: len(other.received) >= 30, WAIT_SECONDS)
         assert other.status_ids() != expected
         await first.close()
 
         again = await listen(server, "sample", "app-one", percent="30")
         posted = await burst(100)
         await received(firehose, 200)
-        assert await wait_until(lambda: len(again.received) >= 30, 5)
+        assert await wait_until(lambda: len(again.received) >= 30, WAIT_SECONDS)
         assert {i % 100 for i in again.status_ids()} == buckets
         assert again.status_ids() == [i for i in posted if i % 100 in buckets]
 
@@ -182,8 +183,11 @@ def test_sample_percentages_keep_that_fraction(server, people):
         # 200 consecutive ids hold every id % 100 twice, so each sample is exactly its share.
         expected = [2 * p for p in [*percents, filters.DEFAULT_PERCENT]]
         everyone = [*listeners, default]
-        assert await wait_until(lambda: all(len(x.received) >= n for x, n in zip(everyone, expected, strict=True)), 10)
-        await asyncio.sleep(0.3)
+        # The 100% listener has every post once it has 200, the last one included; the stream sends in order, so
+        # once each of the others has its share, nothing more is on its way.
+        assert await wait_until(
+            lambda: all(len(x.received) >= n for x, n in zip(everyone, expected, strict=True)), WAIT_SECONDS
+        )
         assert [len(listener.received) for listener in everyone] == expected
 
     run(scenario)
@@ -259,10 +263,11 @@ def test_locations_match_statuses_inside_a_box(server, people):
         await post(alice, "bagel", location="40.7,-74")
         await post(alice, "nowhere")
         wellington = await post(alice, "flat white", location="-41.29,174.78")
-        messages = await received(listener, 2)
-        assert [m["id"] for m in messages] == [london, wellington]
-        await asyncio.sleep(0.2)
-        assert len(listener.received) == 2
+        # A last match: the stream keeps the order of the posts, so had the others matched, they would be in
+        # before it.
+        marker = await post(alice, "a last one in Berlin", location="52.52,13.4")
+        messages = await received(listener, 3)
+        assert [m["id"] for m in messages] == [london, wellington, marker]
 
     run(scenario)
 
@@ -296,9 +301,10 @@ def test_predicates_are_ored(server, people):
 
 def test_a_deletion_reaches_only_the_clients_that_were_sent_the_post(server, people):
     alice, _, _ = people
-    # The first status after the flush is id 1: find one identifier whose 1% sample keeps it, one that does not.
+    # The first status after the flush is id 1: find one identifier whose 1% sample keeps it, and one whose sample
+    # keeps id 4 instead (posted last, so that what that client received before it is known to be everything).
     keeps = next(f"keeper-{i}" for i in range(1000) if 1 in filters.sample_buckets(f"keeper-{i}", 1))
-    skips = next(f"skipper-{i}" for i in range(1000) if 1 not in filters.sample_buckets(f"skipper-{i}", 1))
+    skips = next(f"skipper-{i}" for i in range(10000) if filters.sample_buckets(f"skipper-{i}", 1) == {4})
 
     async def scenario():
         tracking = await listen(server, "filter", track="redis")
@@ -314,8 +320,12 @@ def test_a_deletion_reaches_only_the_clients_that_were_sent_the_post(server, peo
             assert messages[1] == {"id": status_id, "deleted": True}
         marker = await post(alice, "django marker")
         assert [m["id"] for m in await received(elsewhere, 1)] == [marker]
-        await asyncio.sleep(0.3)
-        assert unsampled.received == [] and len(tracking.received) == 2
+        again = await post(alice, "redis again")
+        assert (await received(tracking, 3))[2]["id"] == again  # nothing else reached it in between
+        for_the_skipper = await post(alice, "the skipper's sample keeps this one")
+        assert for_the_skipper == 4
+        assert [m["id"] for m in await received(unsampled, 1)] == [for_the_skipper]
+        assert len(unsampled.received) == 1  # neither the post nor its deletion came before it
 
     run(scenario)
 
@@ -332,9 +342,9 @@ def test_posts_the_policy_keeps_from_the_public_never_reach_a_public_stream(peop
         hidden = await post(alice, "only for my followers")
         await delete(alice, hidden)
         shown = await post(bob, "for everyone")
-        assert [m["id"] for m in await received(listener, 1)] == [shown]
-        await asyncio.sleep(0.2)
-        assert len(listener.received) == 1
+        last = await post(bob, "and a last one")
+        # In order: had alice's post or its deletion been sent, it would have come before these.
+        assert [m["id"] for m in await received(listener, 2)] == [shown, last]
 
     with testing.daphne(env, probe="/statuses/hub.json", start_timeout=30) as (url, _):
         run(lambda: scenario(url))

@@ -12,7 +12,9 @@ import time
 
 from django.conf import settings
 
+from socialsite import redis_client
 from socialsite.redis_client import get_redis
+from socialsite.testing import WAIT_SECONDS
 from timelines import keys, queue
 
 
@@ -44,7 +46,7 @@ def run_worker_burst(timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return result
 
 
-def next_message(pubsub, timeout: float = 5.0) -> dict | None:
+def next_message(pubsub, timeout: float = WAIT_SECONDS) -> dict | None:
     """The next published message on a redis-py PubSub, skipping subscribe confirmations."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -90,6 +92,12 @@ def kill_worker(process: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     process.wait(timeout=10)
+
+
+def until_redis_answers() -> None:
+    """Return once every server of the social data answers again: a PING waits out a ``CLIENT PAUSE``."""
+    for server in redis_client.primaries():
+        server.ping()
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

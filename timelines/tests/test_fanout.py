@@ -3,8 +3,6 @@ with no follower lost when a job fails or its worker is killed."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from rq.job import JobStatus
 from rq.registry import StartedJobRegistry
@@ -20,6 +18,7 @@ from timelines.tests.helpers import (
     run_worker_burst,
     start_worker,
     stop,
+    until_redis_answers,
     wait_until,
 )
 
@@ -109,7 +108,7 @@ def test_a_fan_out_job_whose_worker_is_killed_is_requeued_and_finishes(star_with
         kill_worker(doomed)
     finally:
         stop(doomed)
-    time.sleep(1.2)
+    until_redis_answers()
     assert registry.get_job_ids(cleanup=False), "the killed job should still be marked as started"
     assert homes_holding(fans, status_id) < FOLLOWERS
 

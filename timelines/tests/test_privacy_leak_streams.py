@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 from django.conf import settings
 
+from socialsite.testing import WAIT_SECONDS
 from streaming.loadclient import Listener, close_all
 from streaming.tests.conftest import StreamServer, server_on_test_database
 from timelines import services
@@ -81,7 +82,7 @@ class LiveHome:
         self.writer.close()
 
 
-async def until(predicate, timeout: float = 15.0) -> bool:
+async def until(predicate, timeout: float = WAIT_SECONDS) -> bool:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:

@@ -21,6 +21,7 @@ from timelines.tests.helpers import (
     run_worker_burst,
     start_worker,
     stop,
+    until_redis_answers,
     wait_until,
 )
 
@@ -43,7 +44,7 @@ def kill_when_started(job_id: str) -> None:
         kill_worker(doomed)
     finally:
         stop(doomed)
-    time.sleep(1.2)
+    until_redis_answers()
 
 
 def test_a_clean_up_job_whose_worker_is_killed_is_requeued_and_finishes(alice, followers_of):

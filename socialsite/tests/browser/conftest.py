@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from socialsite import testing
 
@@ -30,6 +30,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 DESKTOP = {"width": 1024, "height": 768}
+# Every action (click, fill, goto) and every auto-waiting assertion (``expect``) waits up to this long for what it
+# needs: the two suites of bin/test share two cores, so a page that takes 300 ms alone can take seconds. Playwright's
+# own defaults (30 s for actions, 5 s for assertions) made assertions the first thing to fail on a busy machine.
+WAIT_MILLISECONDS = int(testing.WAIT_SECONDS * 1000)
 PHONE = {"width": 360, "height": 740}
 
 
@@ -68,6 +72,7 @@ def browser() -> Iterator[Browser]:
     # Playwright's sync API keeps an event loop running in this thread, which makes Django refuse ORM calls
     # from the test itself (sign-ups, the per-test flush). Those calls are synchronous and safe here.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    expect.set_options(timeout=WAIT_MILLISECONDS)
     try:
         with sync_playwright() as playwright:
             chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -86,7 +91,8 @@ def open_page(browser: Browser, site_url: str) -> Iterator[Callable[..., Page]]:
         context = browser.new_context(
             base_url=site_url, viewport=viewport, java_script_enabled=javascript, reduced_motion="reduce"
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MILLISECONDS)
+        context.set_default_navigation_timeout(WAIT_MILLISECONDS)
         contexts.append(context)
         return context.new_page()
 

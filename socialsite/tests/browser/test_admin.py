@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from accounts.services import report
+from socialsite import testing
 from socialsite.tests.browser.conftest import screenshot_dir
 from socialsite.tests.browser.test_security import RECORD_VIOLATIONS, violations
 from socialsite.tests.browser.test_site import PASSWORD, article, post_from, sign_up_in
@@ -24,9 +25,11 @@ MARKER = "zebra-marker-7731"
 WIDE = {"width": 1280, "height": 800}  # the admin's lists beside its navigation sidebar
 
 
-def read_stream(url: str, seen: list[str], stop: threading.Event) -> None:
-    """Collect the messages of a ``sample.json`` stream until ``stop`` (the server's keep-alives end reads)."""
-    with urllib.request.urlopen(url, timeout=60) as response:
+def read_stream(url: str, seen: list[str], opened: threading.Event, stop: threading.Event) -> None:
+    """Collect the messages of a ``sample.json`` stream until ``stop`` (the server's keep-alives end reads).
+    ``opened`` is set once the server answered: it does so only once the stream is subscribed."""
+    with urllib.request.urlopen(url, timeout=2 * testing.WAIT_SECONDS) as response:
+        opened.set()
         for line in response:
             if line.strip():
                 seen.append(json.loads(line).get("message", ""))
@@ -73,7 +76,7 @@ def test_an_admin_removes_a_post_suspends_and_unsuspends_and_reads_the_dashboard
     admin.get_by_label("Password").fill(PASSWORD)
     admin.get_by_role("button", name="Log in").click()
     admin.locator(".app-moderation").get_by_role("link", name="Statuses").click()
-    admin.get_by_role("textbox").first.fill(MARKER)
+    admin.get_by_role("search").get_by_role("textbox", name="Search").fill(MARKER)
     admin.get_by_role("button", name="Search").click()
     expect(admin.locator("tr.status-row")).to_have_count(1)
     assert violations(admin) == []
@@ -89,11 +92,13 @@ def test_an_admin_removes_a_post_suspends_and_unsuspends_and_reads_the_dashboard
 
     # Suspend alice while bob's live home and a firehose stream are open.
     seen: list[str] = []
-    stop = threading.Event()
+    opened, stop = threading.Event(), threading.Event()
     reader = threading.Thread(
-        target=read_stream, args=(f"{site_url}/statuses/sample.json?identifier=admin-test&percent=100", seen, stop)
+        target=read_stream,
+        args=(f"{site_url}/statuses/sample.json?identifier=admin-test&percent=100", seen, opened, stop),
     )
     reader.start()
+    assert opened.wait(testing.WAIT_SECONDS), "the stream did not open"
     run_action(admin, "alice", "suspend", "Suspend", "Ban evasion")
     expect(article(bob, "Tea at five")).to_have_count(0)  # live, no reload
     services.post_status(uid=alice_uid, message="Posted while suspended")
@@ -103,7 +108,9 @@ def test_an_admin_removes_a_post_suspends_and_unsuspends_and_reads_the_dashboard
     stop.set()
     services.post_status(uid=bob_uid, message="Bob closes the stream")
     posts_made += 1
-    reader.join(timeout=30)
+    # The stream sends in order: once the last post is in, whatever came before it is too.
+    assert testing.wait_until(lambda: "Bob closes the stream" in seen), seen
+    reader.join(timeout=testing.WAIT_SECONDS)
     assert "Bob after the suspension" in seen and "Posted while suspended" not in seen, seen
     login = open_page()
     login.goto("/accounts/login/")
