@@ -56,6 +56,9 @@ MAX_LIVE_AUTHORS = 5000
 # Catch-up after connecting or reconnecting: at most one page; the page itself shows anything older.
 BACKFILL_COUNT = limits.DEFAULT_PAGE_SIZE
 RETRY_MILLISECONDS = 3000
+# Posts held back while a viewer's relations are read again (a burst by someone just followed): beyond this, the
+# page's next reload shows them.
+MAX_HELD = 200
 # Why a viewer's own live page closes when the moderators suspend them.
 SUSPENDED = "suspended"
 
@@ -185,8 +188,10 @@ class LivePage:
         holder = {"authors": authors, "state": state}
         encoder = LiveEncoder(uid, self.posts)
         # People whose relations with the viewer just changed (relations.changed): their posts are held back
-        # until the state is read again, which ``stale`` asks for at once.
+        # until the state is read again, which ``stale`` asks for at once, and then judged on the new state (a
+        # follow's first posts are shown, a block's are not).
         pending: set[int] = set()
+        held: list[dict[str, Any]] = []
         stale = asyncio.Event()
 
         def matches(event: dict[str, Any]) -> bool:
@@ -202,6 +207,8 @@ class LivePage:
             if int(event.get("uid", 0)) not in holder["authors"]:
                 return False
             if pending and {int(event["uid"]), int(event.get("repost_of_uid") or 0)} & pending:
+                if len(held) < MAX_HELD:
+                    held.append(event)
                 return False
             # The viewer's own decision, not the public's: the subscription is public=False.
             return chooser.allows(holder["state"], recipient=uid, item=_feed_item(event))
@@ -241,6 +248,13 @@ class LivePage:
                         holder["authors"] = fresh
                         hub.reindex(subscription, _index_keys(uid, fresh))
                     pending.difference_update(changed)
+                    # What arrived meanwhile, in order, judged again (held once more if still pending).
+                    waiting = held[:]
+                    held.clear()
+                    for event in waiting:
+                        subscription.offer(event)
+                    if waiting:
+                        hub.flush()  # what a sink took outside the hub's own pass
 
         await writer.serve(
             send,

@@ -20,7 +20,9 @@ from accounts.services import sign_up
 from socialsite.testing import WAIT_SECONDS
 from streaming import live, matching
 from streaming.hub import get_hub
+from timelines import events as timeline_events
 from timelines import services
+from timelines.services.publishing import publish
 from timelines.tests import policies
 
 
@@ -372,6 +374,29 @@ def test_a_block_or_an_unfollow_applies_to_an_open_live_home_at_once(people):
         while (event := await page.next_event())["event"] != "post":
             pass
         assert event["id"] == own, event
+        await page.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_post_arriving_while_the_viewers_relations_are_read_again_is_judged_once_they_are(people):
+    """A relations.changed event (here: one published late, as a cluster's bus may deliver the follow's) holds
+    back the posts of that person until the page has read whom its viewer follows again; they are then shown
+    or not on what was read, never silently dropped."""
+    alice, bob, _ = people
+
+    async def scenario() -> None:
+        page = LivePage(viewer(alice))
+        assert await page.open() == 200
+        await page.until_live()
+
+        def relations_then_post() -> int:
+            publish(timeline_events.relations_changed(uid=alice, other=bob))
+            return services.post_status(uid=bob, message="right behind the event")
+
+        status_id = await asyncio.to_thread(relations_then_post)
+        event = await page.next_event()
+        assert event["event"] == "post" and event["id"] == status_id
         await page.close()
 
     asyncio.run(scenario())
