@@ -4,13 +4,12 @@ and so is a job whose worker died right after taking it off the queue."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from rq.intermediate_queue import IntermediateQueue
 from rq.job import JobStatus
 
 from socialsite.redis_client import get_job_redis, get_redis
+from socialsite.testing import WAIT_SECONDS
 from timelines import keys, limits, queue, services, worker
 from timelines.tests.helpers import (
     home_timeline_of,
@@ -28,37 +27,47 @@ from timelines.tests.helpers import (
 pytestmark = pytest.mark.slow
 
 FOLLOWERS = 1_100
+ATTEMPTS = 3
 # Abandoned jobs come back once their heartbeat expires and a maintenance pass runs (timelines.worker).
 RECOVERY_SECONDS = 90
 
 
-def kill_when_started(job_id: str) -> None:
+def kill_when_started(job_id: str) -> bool:
     """Start a worker, wait until it runs ``job_id``, then freeze Redis for a moment so the job cannot finish
-    and kill -9 the worker with its work-horse."""
+    and kill -9 the worker with its work-horse. False when the job finished before it was seen running (a short
+    job on a busy machine can run between two looks): the caller tries again with a new job."""
     doomed = start_worker()
     try:
-        assert wait_until(lambda: job_status(job_id) == JobStatus.STARTED, timeout=30, interval=0.0005), (
-            f"{job_id} never started"
+        seen = wait_until(
+            lambda: job_status(job_id) in (JobStatus.STARTED, JobStatus.FINISHED), timeout=WAIT_SECONDS, interval=0.0005
         )
+        assert seen, f"{job_id} never started"
+        if job_status(job_id) != JobStatus.STARTED:
+            return False
         get_redis().execute_command("CLIENT", "PAUSE", 1000, "ALL")
         kill_worker(doomed)
     finally:
         stop(doomed)
     until_redis_answers()
+    return True
 
 
 def test_a_clean_up_job_whose_worker_is_killed_is_requeued_and_finishes(alice, followers_of):
     fans = followers_of(alice, FOLLOWERS)
-    status_id = services.post_status(uid=alice, message="soon gone")
-    run_worker_burst()
-    assert homes_holding(fans, status_id) == FOLLOWERS
+    for _ in range(ATTEMPTS):
+        status_id = services.post_status(uid=alice, message="soon gone")
+        run_worker_burst()
+        assert homes_holding(fans, status_id) == FOLLOWERS
 
-    services.delete_status(uid=alice, status_id=status_id)
-    assert homes_holding(fans, status_id) == FOLLOWERS - limits.POSTS_PER_PASS
-    job_id = queue.withdrawal_job_id(
-        audience="followers", status_id=status_id, after=str(fans[limits.POSTS_PER_PASS - 1])
-    )
-    kill_when_started(job_id)
+        services.delete_status(uid=alice, status_id=status_id)
+        assert homes_holding(fans, status_id) == FOLLOWERS - limits.POSTS_PER_PASS
+        job_id = queue.withdrawal_job_id(
+            audience="followers", status_id=status_id, after=str(fans[limits.POSTS_PER_PASS - 1])
+        )
+        if kill_when_started(job_id):
+            break
+    else:
+        pytest.fail(f"the clean-up job finished before it was seen running, {ATTEMPTS} times")
     assert homes_holding(fans, status_id) == FOLLOWERS - limits.POSTS_PER_PASS
 
     survivor = start_worker()
@@ -88,7 +97,7 @@ def test_a_refill_job_whose_worker_is_killed_mid_run_is_requeued_and_finishes(bo
     run = int(get_redis().get(keys.refill_run(keys.home_timeline(bob))))
     step = limits.REFILL_USERS_STEP
     cursor_member = get_redis().zrange(keys.following(bob), step - 1, step - 1)[0]
-    kill_when_started(queue.refill_job_id(run=run, after=cursor_member, uid=bob))
+    assert kill_when_started(queue.refill_job_id(run=run, after=cursor_member, uid=bob)), "the refill step was missed"
     assert home_timeline_of(bob) != expected
 
     survivor = start_worker()
@@ -110,12 +119,15 @@ def test_a_job_left_by_a_worker_that_died_after_dequeuing_it_comes_back_within_s
     moved = get_job_redis().lmove(job_queue.key, IntermediateQueue.get_intermediate_queue_key(job_queue.key))
     assert moved is not None and job_queue.count == 0
 
-    started = time.monotonic()
     survivor = start_worker()
     try:
-        assert wait_until(lambda: home_timeline_of(bob) == sorted(posted, reverse=True), timeout=60, interval=0.2)
+        # Two maintenance passes, with room for a busy machine, and still well before RQ's own requeue.
+        back = wait_until(
+            lambda: home_timeline_of(bob) == sorted(posted, reverse=True),
+            timeout=2 * worker.MAINTENANCE_INTERVAL + WAIT_SECONDS,
+            interval=0.2,
+        )
+        assert back, "the job left in the intermediate queue never came back"
     finally:
         stop(survivor)
-    elapsed = time.monotonic() - started
-    assert elapsed < 2 * worker.MAINTENANCE_INTERVAL + 10, f"took {elapsed:.0f} s"
     assert get_job_redis().llen(IntermediateQueue.get_intermediate_queue_key(job_queue.key)) == 0
