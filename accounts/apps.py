@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        from accounts import signals  # noqa: F401  (connects the log-in receiver)
+        from accounts import checks, signals  # noqa: F401  (registers the deploy check, connects the log-in receiver)

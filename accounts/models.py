@@ -34,6 +34,12 @@ class User(AbstractUser):
         editable=False,
         help_text="Raised on every suspension: every session opened before it ends, and stays ended.",
     )
+    is_demo = models.BooleanField(
+        "demo account",
+        default=False,
+        editable=False,
+        help_text="Made by manage.py seed_demo with the published demo password (accounts.demo).",
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -15,42 +15,11 @@ from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
+from accounts.demo import DEMO_PASSWORD, FIRST_NAMES, demo_login
 from accounts.models import User
 from accounts.services import sign_up
 from timelines import exceptions, selectors, services
 
-FIRST_NAMES = [
-    "Ada",
-    "Alan",
-    "Barbara",
-    "Claude",
-    "Dennis",
-    "Donald",
-    "Edsger",
-    "Frances",
-    "Grace",
-    "Guido",
-    "Hedy",
-    "John",
-    "Ken",
-    "Leslie",
-    "Linus",
-    "Margaret",
-    "Radia",
-    "Salvatore",
-    "Shafi",
-    "Tim",
-    "Vint",
-    "Whitfield",
-    "Yukihiro",
-    "Josiah",
-    "Katherine",
-    "Niklaus",
-    "Robin",
-    "Sophie",
-    "Tony",
-    "Xavier",
-]
 TOPICS = [
     "redis",
     "django",
@@ -91,8 +60,8 @@ class Command(BaseCommand):
         parser.add_argument("--if-empty", action="store_true", help="do nothing if any account exists already")
         parser.add_argument(
             "--password",
-            default="socialsite-demo",
-            help="password of every demo account, so you can log in as any of them (default: socialsite-demo)",
+            default=DEMO_PASSWORD,
+            help=f"password of every demo account, so you can log in as any of them (default: {DEMO_PASSWORD})",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -100,15 +69,13 @@ class Command(BaseCommand):
             return
         rng = random.Random(options["seed"])
         count = max(2, options["users"])
-        logins = [
-            f"{FIRST_NAMES[i % len(FIRST_NAMES)].lower()}{'' if i < len(FIRST_NAMES) else i}" for i in range(count)
-        ]
+        logins = [demo_login(i) for i in range(count)]
         progress = options["verbosity"] > 0
 
         uids: list[int] = []
         for i, login in enumerate(tqdm(logins, desc="users", disable=not progress)):
             uids.append(self._user(login, FIRST_NAMES[i % len(FIRST_NAMES)]))
-        User.objects.filter(username__in=logins).update(password=make_password(options["password"]))
+        User.objects.filter(username__in=logins).update(password=make_password(options["password"]), is_demo=True)
 
         follows = [(uid, uids[0]) for uid in uids[1:]]
         for uid in uids:

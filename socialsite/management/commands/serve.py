@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.core import checks
 from django.core.management.base import BaseCommand, CommandError
 
 from socialsite import embedded_redis, web_processes
@@ -65,6 +66,8 @@ class Command(BaseCommand):
                 f"({count} web processes; Ctrl-C to stop)"
             )
         )
+        for line in deploy_warnings():
+            self.stderr.write(self.style.WARNING(line))
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, self._request_stop)
         failure = None
@@ -95,6 +98,18 @@ class Command(BaseCommand):
 
     def _request_stop(self, signum: int, frame: Any) -> None:
         self.stopping = True
+
+
+def deploy_warnings() -> list[str]:
+    """What ``serve`` prints on every start: each error ``check --deploy`` would stop on (such as the demo
+    accounts' published password, ``accounts.E001``). The site runs anyway, but nobody starting it can miss that
+    it is not ready for the internet."""
+    messages = checks.run_checks(include_deployment_checks=True, tags=[checks.Tags.security])
+    return [
+        f"WARNING ({message.id}): {message.msg} {message.hint or ''}".strip()
+        for message in messages
+        if message.is_serious()
+    ]
 
 
 def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
