@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from socialsite.redis_client import get_redis
-from timelines import events, keys, limits, selectors, services
+from timelines import events, keys, limits, selectors, services, text
 from timelines.tests.helpers import next_message
 
 
@@ -154,3 +154,14 @@ def test_a_private_account_is_told_of_likes_and_replies_to_its_posts(alice, bob)
         ("follow_request", bob),
     ]
     assert selectors.get_unread_count(uid=alice) == 3
+
+
+def test_a_post_notifies_at_most_max_mentions_people_the_first_ones_it_names(alice, make_user):
+    """A post naming 40 people (280 characters hold that many short logins) tells only the first
+    ``text.MAX_MENTIONS``: one post cannot fan out into dozens of notifications."""
+    crowd = [make_user(f"p{index}") for index in range(40)]
+    message = " ".join(f"@p{index}" for index in range(40))
+    assert len(message) <= limits.MAX_MESSAGE_LENGTH
+    services.post_status(uid=alice, message=message)
+    told = [uid for uid in crowd if selectors.get_unread_count(uid=uid)]
+    assert told == crowd[: text.MAX_MENTIONS]
