@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "accounts",
     "timelines",
     "streaming",
+    "api",
     "django_rq",
 ]
 

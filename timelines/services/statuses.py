@@ -52,7 +52,9 @@ def _mentions(message: str) -> str:
     return ",".join(f"{uid}:{login}" for login, uid in zip(logins, found, strict=True) if uid is not None)
 
 
-def _fields(*, uid: int, message: str, in_reply_to: int | None, data: dict[str, Any]) -> dict[str, Any]:
+def _fields(
+    *, uid: int, message: str, in_reply_to: int | None, data: dict[str, Any], followers_only: bool = False
+) -> dict[str, Any]:
     """A new status's id and fields in stored order, typed as events carry them (not written yet)."""
     message = clean_message(message)
     extra = clean_extra(data)
@@ -81,23 +83,28 @@ def _fields(*, uid: int, message: str, in_reply_to: int | None, data: dict[str, 
     tags = text.tags(message)
     if tags:
         fields["tags"] = ",".join(tags)
-    if author.get("private"):
-        # Written while private: it stays for approved followers only, whatever the account does later.
+    if author.get("private") or followers_only:
+        # Written while private (or asked to be for followers only, as the client API's "private" visibility
+        # does): it stays for approved followers only, whatever the account does later.
         fields["private"] = 1
     return {**fields, "posted": posted}
 
 
-def post_status(*, uid: int, message: str, in_reply_to: int | None = None, **data: Any) -> int:
+def post_status(
+    *, uid: int, message: str, in_reply_to: int | None = None, followers_only: bool = False, **data: Any
+) -> int:
     """Post a status, or with ``in_reply_to`` a reply: create it, add it to the author's profile and home,
     link it into its conversation, deliver it, publish it. Returns the status id (book listing 8.6).
 
     The first ``POSTS_PER_PASS`` followers, and the first ``POSTS_PER_PASS`` lists the author is in, get it
     before this returns; the rest are reached by deferred jobs (``delivery``), so the cost of this call does
     not grow with the audience. A reply reaches the replier's followers like any post, and the author it
-    answers and the users it mentions are notified. Raises ``InvalidMessage``, ``InvalidStatusData``,
-    ``UnknownUser``, or ``StatusNotFound`` when the post answered is missing, deleted, or hidden from ``uid``.
+    answers and the users it mentions are notified. ``followers_only``: the post reaches the author's approved
+    followers only, as every post of a private account does (``timelines.privacy``). Raises ``InvalidMessage``,
+    ``InvalidStatusData``, ``UnknownUser``, or ``StatusNotFound`` when the post answered is missing, deleted,
+    or hidden from ``uid``.
     """
-    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, data=data)
+    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, data=data, followers_only=followers_only)
     status_id, posted = int(fields["id"]), float(fields["posted"])
     added, first = store.statuses.write_to_profile(
         uid, status_id, {**fields, "posted": repr(posted)}, posted, then_read=audience_keys(uid)

@@ -1,0 +1,51 @@
+"""The client API's routes: Mastodon's paths under ``/api/v1/`` and ``/api/v2/``, OAuth under ``/oauth/``, and the
+server metadata under ``/.well-known/``. Each path also answers with a trailing slash; ids are matched loosely
+(``[^/]+``) so that a bad one reaches the view and gets Mastodon's ``404 Record not found`` in JSON."""
+
+from __future__ import annotations
+
+from django.urls import re_path
+
+from api.views import accounts, instance, notifications, oauth, statuses, timelines
+
+app_name = "api"
+
+ID = r"(?P<{}>[^/]+)"
+
+
+def route(pattern: str, view, name: str):  # type: ignore[no-untyped-def]
+    return re_path(rf"^{pattern}/?$", view, name=name)
+
+
+urlpatterns = [
+    route(r"\.well-known/oauth-authorization-server", oauth.server_metadata, "server_metadata"),
+    route(r"oauth/authorize", oauth.authorize, "authorize"),
+    route(r"oauth/token", oauth.token, "token"),
+    route(r"oauth/revoke", oauth.revoke, "revoke"),
+    route(r"api/v1/apps", oauth.apps, "apps"),
+    route(r"api/v1/apps/verify_credentials", oauth.verify_app, "verify_app"),
+    route(r"api/v1/instance", instance.instance_v1, "instance_v1"),
+    route(r"api/v2/instance", instance.instance_v2, "instance_v2"),
+    route(r"api/v1/custom_emojis", instance.empty_list, "custom_emojis"),
+    route(r"api/v1/announcements", instance.empty_list, "announcements"),
+    route(r"api/v1/filters", instance.empty_list, "filters_v1"),
+    route(r"api/v2/filters", instance.empty_list, "filters_v2"),
+    route(r"api/v1/accounts/verify_credentials", accounts.verify_credentials, "verify_credentials"),
+    route(r"api/v1/accounts/lookup", accounts.lookup, "account_lookup"),
+    route(r"api/v1/accounts/relationships", accounts.relationships, "relationships"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}", accounts.detail, "account"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}/statuses", accounts.account_statuses, "account_statuses"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}/follow", accounts.follow, "follow"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}/unfollow", accounts.unfollow, "unfollow"),
+    route(r"api/v1/statuses", statuses.create, "statuses"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}", statuses.detail, "status"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/context", statuses.context, "context"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/favourite", statuses.favourite, "favourite"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/unfavourite", statuses.unfavourite, "unfavourite"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/reblog", statuses.reblog, "reblog"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/unreblog", statuses.unreblog, "unreblog"),
+    route(r"api/v1/timelines/home", timelines.home, "home"),
+    route(r"api/v1/timelines/public", timelines.public, "public"),
+    route(rf"api/v1/timelines/tag/{ID.format('name')}", timelines.tag, "tag"),
+    route(r"api/v1/notifications", notifications.index, "notifications"),
+]

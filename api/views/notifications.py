@@ -1,0 +1,32 @@
+"""Notifications: the viewer's, newest first, of the types Mastodon has, filtered by ``types[]`` and
+``exclude_types[]``, paged by ``Link`` headers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from api.entities.notifications import TYPES, notifications
+from api.http import endpoint, id_param, limit_param, list_param, not_found, paginated
+from timelines import exceptions, selectors
+
+
+@endpoint("GET", scopes={"GET": "read:notifications"})
+def index(request: HttpRequest) -> Any:
+    viewer = request.viewer_uid  # type: ignore[attr-defined]
+    limit = limit_param(request, default=40, maximum=80)
+    try:
+        items = selectors.get_notifications(uid=viewer, count=limit, max_id=id_param(request, "max_id") or None)
+    except exceptions.UnknownUser:
+        raise not_found() from None
+    cursors = [item.id for item in items]
+    since = id_param(request, "since_id") or id_param(request, "min_id") or 0
+    wanted = set(list_param(request, "types")) or set(TYPES.values())
+    excluded = set(list_param(request, "exclude_types"))
+    kept = [
+        item
+        for item in items
+        if item.id > since and TYPES.get(item.kind) in wanted and TYPES.get(item.kind) not in excluded
+    ]
+    return paginated(request, notifications(request, kept), cursors, limit=limit)
