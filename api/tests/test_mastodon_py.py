@@ -1,0 +1,113 @@
+"""Mastodon.py, the Python library most scripts use, drives the API on a real daphne end to end: it registers an
+app, logs a person in through the authorization-code flow (the consent given on the site's own page), posts,
+reads the home timeline page by page, favourites, follows, reads notifications, deletes, and is refused what
+its token's scopes do not allow."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError
+
+from api.tests.helpers import PASSWORD, person
+from socialsite import testing
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REDIRECT = "http://127.0.0.1/callback"
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup: None) -> Iterator[str]:
+    """daphne serving the site on the test database (the accounts and OAuth rows the test writes)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+    log_path = Path(settings.VAR_DIR) / "api-server.log"
+    with testing.daphne(env, probe="/api/v1/instance", log_path=log_path, start_timeout=60) as (url, _process):
+        yield url
+
+
+def log_in(url: str, login: str, scopes: list[str]) -> Mastodon:
+    """The whole flow as an app runs it: register, send the person to the authorize page, get the code back
+    from the redirect, exchange it."""
+    client_id, client_secret = Mastodon.create_app(
+        "socialsite tests", scopes=scopes, redirect_uris=REDIRECT, api_base_url=url
+    )
+    app = Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=url)
+    authorize_url = app.auth_request_url(redirect_uris=REDIRECT, scopes=scopes, state="s42", allow_http=True)
+    browser = Client()
+    assert browser.login(username=login, password=PASSWORD)
+    parts = urlsplit(authorize_url)
+    query = {key: values[0] for key, values in parse_qs(parts.query).items()}
+    page = browser.get(parts.path, query)
+    assert page.status_code == 200 and "Authorize socialsite tests?" in page.content.decode()
+    answer = browser.post(parts.path, {**query, "decision": "authorize"})
+    location = parse_qs(urlsplit(answer["Location"]).query)
+    assert location["state"] == ["s42"]
+    app.log_in(code=location["code"][0], redirect_uri=REDIRECT, scopes=scopes, allow_http=True)
+    return app
+
+
+def test_mastodon_py_end_to_end(site):
+    person("ada")
+    person("bob")
+    ada = log_in(site, "ada", ["read", "write", "follow"])
+    bob = log_in(site, "bob", ["read", "write", "follow"])
+    assert ada.me()["username"] == "ada"
+    assert ada.instance()["version"].startswith("4.3.0")
+
+    posted = [ada.status_post(f"Hello #{n} from Mastodon.py") for n in range(3)]
+    assert posted[0]["account"]["acct"] == "ada"
+
+    bob_account = bob.account_verify_credentials()
+    ada_account = bob.account_lookup("ada")
+    relationship = bob.account_follow(ada_account["id"])
+    assert relationship["following"] is True
+    assert bob.account_relationships(ada_account["id"])[0]["following"] is True
+
+    # The follow copied Ada's posts into Bob's home: read it two at a time with fetch_next.
+    first = bob.timeline_home(limit=2)
+    assert [status["id"] for status in first] == [posted[2]["id"], posted[1]["id"]]
+    second = bob.fetch_next(first)
+    assert [status["id"] for status in second] == [posted[0]["id"]]
+
+    favourited = bob.status_favourite(posted[0]["id"])
+    assert favourited["favourited"] is True
+    reply = bob.status_post("@ada nice", in_reply_to_id=posted[0]["id"])
+    context = ada.status_context(reply["id"])
+    assert [status["id"] for status in context["ancestors"]] == [posted[0]["id"]]
+
+    kinds = [notification["type"] for notification in ada.notifications()]
+    assert kinds == ["mention", "favourite", "follow"]
+    assert ada.notifications()[-1]["account"]["id"] == bob_account["id"]
+
+    ada.status_delete(posted[2]["id"])
+    with pytest.raises(MastodonNotFoundError):
+        bob.status(posted[2]["id"])
+    assert posted[2]["id"] not in [status["id"] for status in bob.timeline_home()]
+
+
+def test_mastodon_py_with_a_read_token_cannot_post_and_private_posts_stay_hidden(site):
+    person("carol")
+    person("mallory")
+    carol = log_in(site, "carol", ["read", "write"])
+    hidden = carol.status_post("for my followers only", visibility="private")
+    assert hidden["visibility"] == "private"
+    mallory = log_in(site, "mallory", ["read"])
+    with pytest.raises(MastodonAPIError) as refused:
+        mallory.status_post("not allowed")
+    assert refused.value.args[1] == 403
+    with pytest.raises(MastodonNotFoundError):
+        mallory.status(hidden["id"])
+    with pytest.raises(MastodonNotFoundError):
+        mallory.status_context(hidden["id"])
+    assert mallory.account_statuses(carol.me()["id"]) == []
