@@ -16,7 +16,7 @@ from functools import wraps
 from typing import Any, Literal
 from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.views.decorators.csrf import csrf_exempt
 
 from api import oauth
@@ -166,9 +166,20 @@ def _body(request: HttpRequest) -> dict[str, Any]:
                 raise ApiError(400, "The request body must be a JSON object")
             body = parsed
         else:
-            body = {key: values if len(values) > 1 else values[0] for key, values in request.POST.lists()}
+            # Django parses form bodies of POSTs only; a PATCH or PUT (update_credentials) is read here.
+            form = request.POST if request.method == "POST" else _form_body(request)
+            body = {key: values if len(values) > 1 else values[0] for key, values in form.lists()}
     request._api_body = body  # type: ignore[attr-defined]
     return body
+
+
+def _form_body(request: HttpRequest) -> QueryDict:
+    if request.content_type != "application/x-www-form-urlencoded":
+        return QueryDict()
+    try:
+        return QueryDict(request.body, encoding=request.encoding)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "The request body is not a valid form") from None
 
 
 def param(request: HttpRequest, name: str) -> Any:

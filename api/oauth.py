@@ -183,6 +183,12 @@ def _new_token(application: Application, user: object, scopes: str) -> tuple[Acc
     return token, raw
 
 
+def issue_token(*, application: Application, user: object, scopes: tuple[str, ...]) -> tuple[AccessToken, str]:
+    """A token for ``user`` straight away (an account the app just signed up: Mastodon gives it the app's
+    scopes)."""
+    return _new_token(application, user, scope_rules.text(scopes))
+
+
 def exchange_code(
     *, client_id: object, client_secret: object, code: object, redirect_uri: object, code_verifier: object = None
 ) -> tuple[AccessToken, str]:

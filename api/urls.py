@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import re_path
 
-from api.views import accounts, instance, notifications, oauth, statuses, timelines
+from api.views import accounts, instance, notifications, oauth, profile, registration, relations, statuses, timelines
 
 app_name = "api"
 
@@ -30,13 +30,21 @@ urlpatterns = [
     route(r"api/v1/announcements", instance.empty_list, "announcements"),
     route(r"api/v1/filters", instance.empty_list, "filters_v1"),
     route(r"api/v2/filters", instance.empty_list, "filters_v2"),
+    route(r"api/v1/accounts", registration.register, "register"),
     route(r"api/v1/accounts/verify_credentials", accounts.verify_credentials, "verify_credentials"),
+    route(r"api/v1/accounts/update_credentials", profile.update_credentials, "update_credentials"),
     route(r"api/v1/accounts/lookup", accounts.lookup, "account_lookup"),
     route(r"api/v1/accounts/relationships", accounts.relationships, "relationships"),
     route(rf"api/v1/accounts/{ID.format('account_id')}", accounts.detail, "account"),
     route(rf"api/v1/accounts/{ID.format('account_id')}/statuses", accounts.account_statuses, "account_statuses"),
     route(rf"api/v1/accounts/{ID.format('account_id')}/follow", accounts.follow, "follow"),
     route(rf"api/v1/accounts/{ID.format('account_id')}/unfollow", accounts.unfollow, "unfollow"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}/block", relations.block, "block"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}/unblock", relations.unblock, "unblock"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}/mute", relations.mute, "mute"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}/unmute", relations.unmute, "unmute"),
+    route(r"api/v1/blocks", relations.blocks, "blocks"),
+    route(r"api/v1/mutes", relations.mutes, "mutes"),
     route(r"api/v1/statuses", statuses.create, "statuses"),
     route(rf"api/v1/statuses/{ID.format('status_id')}", statuses.detail, "status"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/context", statuses.context, "context"),

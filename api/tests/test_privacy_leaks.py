@@ -61,6 +61,8 @@ def reads(people: People, items: Items) -> dict[str, list[str]]:
         "api:public": ["/api/v1/timelines/public"],
         "api:tag": [f"/api/v1/timelines/tag/{TAG}"],
         "api:notifications": ["/api/v1/notifications"],
+        "api:blocks": ["/api/v1/blocks"],
+        "api:mutes": ["/api/v1/mutes"],
     }
 
 

@@ -38,6 +38,8 @@ API_READS = {
     "api:public",
     "api:tag",
     "api:notifications",
+    "api:blocks",
+    "api:mutes",
 }
 
 
@@ -106,6 +108,31 @@ def _plain(name: str, data: dict[str, Any], what: str) -> Aim:
     return aim
 
 
+def _register(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """Signing up as someone who exists, with an app token of the actor's app: refused (the login is taken)."""
+    application, secret = oauth.register_application(name="sign-up", redirect_uris=oauth.OOB, scopes="write")
+    _, raw = oauth.client_credentials(client_id=application.client_id, client_secret=secret, scope="write")
+    data = {"username": owner.login, "password": "an entirely new passphrase 1", "agreement": "true"}
+    return Attempt(
+        reverse("api:register"), data, OWN, f"API sign up as @{owner.login}", headers={"Authorization": f"Bearer {raw}"}
+    )
+
+
+def _update_credentials(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """Editing "the" profile: only ever the token's own."""
+    data = {"display_name": f"Not {owner.login}", "note": "edited", "locked": rng.random() < 0.5}
+    return _api(
+        actor,
+        "api:update_credentials",
+        [],
+        data,
+        OWN,
+        "API edit the profile",
+        method="patch",
+        content_type="application/json",
+    )
+
+
 def _revoke(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
     """Revoking the owner's token with an app of the actor's: refused (it is not that app's token); the owner's
     token must still work afterwards (``test_idor`` checks every token at the end)."""
@@ -141,4 +168,10 @@ API_WRITES: dict[str, Aim] = {
     "api:unreblog": _on_post("unreblog"),
     "api:follow": _on_person("follow"),
     "api:unfollow": _on_person("unfollow"),
+    "api:block": _on_person("block"),
+    "api:unblock": _on_person("unblock"),
+    "api:mute": _on_person("mute"),
+    "api:unmute": _on_person("unmute"),
+    "api:register": _register,
+    "api:update_credentials": _update_credentials,
 }

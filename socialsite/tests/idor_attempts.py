@@ -32,6 +32,7 @@ class Attempt:
     method: str = "post"
     headers: dict[str, str] = field(default_factory=dict)  # the client API's bearer token (idor_api.py)
     not_found: str = exceptions.STATUS_NOT_FOUND  # what a 404 for a hidden post says
+    content_type: str | None = None  # a body other than a form (the API's PATCH)
 
 
 Aim = Callable[[random.Random, World, Person, Person], Attempt]

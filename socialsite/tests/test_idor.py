@@ -188,7 +188,8 @@ def test_no_cross_user_write_succeeds(world: World):
             reports_before = {r.reported_id: list(r.status_ids) for r in Report.objects.filter(reporter=actor.user)}
 
             send = getattr(actor.client, attempt.method)
-            response = send(attempt.path, attempt.data, headers=attempt.headers)
+            body = {"content_type": attempt.content_type} if attempt.content_type else {}
+            response = send(attempt.path, attempt.data, headers=attempt.headers, **body)
 
             code = response.status_code
             assert code < 500, f"{where}: answered {code}"
