@@ -21,11 +21,11 @@ from django.views.decorators.csrf import csrf_exempt
 
 from api import oauth
 from api import scopes as scope_rules
+from api.errors import INVALID_TOKEN, ApiError, error_response, not_found
+from api.limits import count_call
 from api.models import AccessToken
 from timelines import exceptions, limits, selectors, validation
 
-NOT_FOUND = "Record not found"
-INVALID_TOKEN = "The access token is invalid"
 USER_REQUIRED = "This method requires an authenticated user"
 OUTSIDE_SCOPES = "This action is outside the authorized scopes"
 SUSPENDED = "Your login is currently disabled"
@@ -38,23 +38,6 @@ CORS_HEADERS = {
 }
 
 Auth = Literal["user", "optional", "app", "none"]
-
-
-class ApiError(Exception):
-    """An answer of ``{"error": message}`` with ``status``; raised anywhere below a view."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-def not_found() -> ApiError:
-    return ApiError(404, NOT_FOUND)
-
-
-def error_response(status: int, message: str, **extra: object) -> JsonResponse:
-    return JsonResponse({"error": message, **extra}, status=status)
 
 
 def _with_cors(response: HttpResponse) -> HttpResponse:
@@ -127,6 +110,7 @@ def endpoint(
                 response = error_response(405, "Method not allowed")
                 response["Allow"] = ", ".join(sorted(allowed))
                 return _with_cors(response)
+            limit_headers: dict[str, str] = {}
             try:
                 token = _authenticate(request, auth)
                 wanted = needed.get("GET" if request.method == "HEAD" else request.method)
@@ -137,13 +121,16 @@ def endpoint(
                     # The rate limits and anything else keyed on the person count the token's owner.
                     request.user = token.user
                 request.viewer_uid = token.user.uid if token is not None and token.user else None  # type: ignore[attr-defined]
+                limit_headers = count_call(request)
                 result = view(request, *args, **kwargs)
             except ApiError as error:
                 response = error_response(error.status, error.message)
-                for header, value in getattr(error, "headers", {}).items():
+                for header, value in {**limit_headers, **getattr(error, "headers", {})}.items():
                     response[header] = value
                 return _with_cors(response)
             response = result if isinstance(result, HttpResponse) else JsonResponse(result, safe=False)
+            for header, value in limit_headers.items():
+                response[header] = value
             return _with_cors(response)
 
         return wrapper

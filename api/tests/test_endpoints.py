@@ -193,3 +193,25 @@ def test_a_suspended_account_token_is_refused_at_once(ada):
     response = ada.get("/api/v1/timelines/home")
     assert response.status_code == 403
     assert response.json() == {"error": "Your login is currently disabled"}
+
+
+def test_every_answer_carries_the_rate_limit_headers(ada):
+    response = ada.get("/api/v1/timelines/home")
+    assert response["X-RateLimit-Limit"] == "300"
+    assert int(response["X-RateLimit-Remaining"]) == 299
+    assert DATE.match(response["X-RateLimit-Reset"])
+    missing = ada.get("/api/v1/statuses/123456")
+    assert missing.status_code == 404 and missing["X-RateLimit-Remaining"] == "298"
+
+
+def test_calls_are_limited_per_token(ada):
+    person("bob")
+    bob = Api(token_for("bob"))
+    with override_settings(RATE_LIMIT_API_PER_TOKEN="3/5m"):
+        for _ in range(3):
+            assert ada.get("/api/v1/timelines/home").status_code == 200
+        refused = ada.get("/api/v1/timelines/home")
+        assert refused.status_code == 429
+        assert "error" in refused.json() and refused["X-RateLimit-Remaining"] == "0"
+        # Someone else's token has its own budget.
+        assert bob.get("/api/v1/timelines/home").status_code == 200
