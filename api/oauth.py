@@ -16,7 +16,8 @@ import base64
 import hashlib
 import hmac
 import secrets
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from django.db import transaction
@@ -242,6 +243,40 @@ def revoke(*, client_id: object, client_secret: object, token: object) -> None:
         AccessToken.objects.filter(digest=digest(token), application=application, revoked=None).update(
             revoked=timezone.now()
         )
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorizedApp:
+    """An app holding live tokens of a person (``/settings/applications``)."""
+
+    id: int
+    name: str
+    website: str
+    scopes: tuple[str, ...]
+    authorized: datetime
+
+
+def authorized_applications(*, user: object) -> list[AuthorizedApp]:
+    """The apps ``user`` has authorized and not revoked, newest first, each with the scopes of its tokens."""
+    apps: dict[int, AuthorizedApp] = {}
+    tokens = (
+        AccessToken.objects.filter(user=user, revoked=None).select_related("application").order_by("-created", "-pk")
+    )
+    for token in tokens:
+        known = apps.get(token.application_id)
+        scopes = tuple(dict.fromkeys((*(known.scopes if known else ()), *token.scope_list)))
+        application = token.application
+        apps[token.application_id] = AuthorizedApp(
+            application.pk, application.name, application.website, scopes, known.authorized if known else token.created
+        )
+    return list(apps.values())
+
+
+def revoke_application(*, user: object, application_id: int) -> int:
+    """Revoke every token ``user`` gave the app ``application_id``; how many. Nobody else's tokens change."""
+    return AccessToken.objects.filter(user=user, application_id=application_id, revoked=None).update(
+        revoked=timezone.now()
+    )
 
 
 def find_token(raw: str) -> AccessToken | None:

@@ -4,9 +4,20 @@ server metadata under ``/.well-known/``. Each path also answers with a trailing 
 
 from __future__ import annotations
 
-from django.urls import re_path
+from django.urls import path, re_path
 
-from api.views import accounts, instance, notifications, oauth, profile, registration, relations, statuses, timelines
+from api.views import (
+    accounts,
+    applications,
+    instance,
+    notifications,
+    oauth,
+    profile,
+    registration,
+    relations,
+    statuses,
+    timelines,
+)
 
 app_name = "api"
 
@@ -20,6 +31,10 @@ def route(pattern: str, view, name: str):  # type: ignore[no-untyped-def]
 urlpatterns = [
     route(r"\.well-known/oauth-authorization-server", oauth.server_metadata, "server_metadata"),
     route(r"oauth/authorize", oauth.authorize, "authorize"),
+    path("settings/applications", applications.applications, name="applications"),
+    path(
+        "settings/applications/<int:application_id>/revoke", applications.revoke_application, name="revoke_application"
+    ),
     route(r"oauth/token", oauth.token, "token"),
     route(r"oauth/revoke", oauth.revoke, "revoke"),
     route(r"api/v1/apps", oauth.apps, "apps"),

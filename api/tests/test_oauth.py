@@ -255,3 +255,24 @@ def test_the_server_metadata_names_the_endpoints_and_grants():
     assert body["token_endpoint"].endswith("/oauth/token")
     assert body["grant_types_supported"] == ["authorization_code", "client_credentials"]
     assert "write:statuses" in body["scopes_supported"]
+
+
+def test_settings_list_the_authorized_apps_and_revoke_ends_their_tokens():
+    person("ada")
+    person("bob")
+    ada_token, bob_token = token_for("ada"), token_for("bob")
+    browser = Client()
+    browser.login(username="ada", password=PASSWORD)
+    page = browser.get("/settings/applications").content.decode()
+    assert "Test app" in page and "read write follow" in page and ">Revoke</button>" in page
+    app_id = AccessToken.objects.get(user__username="ada").application_id
+    # Bob revoking Ada's app changes nothing of hers.
+    other = Client()
+    other.login(username="bob", password=PASSWORD)
+    other.post(f"/settings/applications/{app_id}/revoke")
+    assert Api(ada_token).get("/api/v1/accounts/verify_credentials").status_code == 200
+    answer = browser.post(f"/settings/applications/{app_id}/revoke", follow=True)
+    assert "Access revoked." in answer.content.decode()
+    assert "You have not authorized any app." in answer.content.decode()
+    assert Api(ada_token).get("/api/v1/accounts/verify_credentials").status_code == 401
+    assert Api(bob_token).get("/api/v1/accounts/verify_credentials").status_code == 200

@@ -12,6 +12,7 @@ from typing import Any
 from django.urls import reverse
 
 from api import oauth
+from api.models import AccessToken
 from socialsite.tests.idor_attempts import HIDDEN, OWN, REFUSED, Aim, Attempt, a_post, visible
 from socialsite.tests.idor_world import Person, World
 
@@ -141,6 +142,14 @@ def _revoke(rng: random.Random, world: World, actor: Person, owner: Person) -> A
     return _api(actor, "api:revoke", [], data, OWN, f"API revoke @{owner.login}'s token")
 
 
+def _revoke_app(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """Revoking, from the actor's settings, the app the owner's token belongs to: only the actor's own tokens
+    of it could end (the owner's must still work at the end)."""
+    token_of(owner)
+    application = AccessToken.objects.filter(user=owner.user).latest("pk").application_id
+    return Attempt(reverse("api:revoke_application", args=[application]), {}, OWN, f"revoke @{owner.login}'s app")
+
+
 def _authorize(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
     """Consenting (with the actor's session) to an app: a code for the actor alone."""
     application, _ = oauth.register_application(name="consent", redirect_uris=oauth.OOB)
@@ -173,5 +182,6 @@ API_WRITES: dict[str, Aim] = {
     "api:mute": _on_person("mute"),
     "api:unmute": _on_person("unmute"),
     "api:register": _register,
+    "api:revoke_application": _revoke_app,
     "api:update_credentials": _update_credentials,
 }

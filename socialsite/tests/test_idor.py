@@ -64,6 +64,7 @@ READS = {
     "timelines:tag",
     "timelines:search",
     "healthz",
+    "api:applications",
 }
 ALL_WRITES = {**WRITES, **API_WRITES}
 # Endpoints that take back the actor's own like (0) or repost (1): that counter of a post may drop by one.
