@@ -1,0 +1,30 @@
+// What a masto.js app does first, against socialsite's client API: log in with a token, read the instance and
+// the home timeline, post. Prints one JSON line for api/tests/test_masto_js.py to check.
+// Usage: node check.js <base url> <access token>
+import { createRestAPIClient } from "masto";
+
+const [url, accessToken] = process.argv.slice(2);
+const masto = createRestAPIClient({ url, accessToken });
+
+const me = await masto.v1.accounts.verifyCredentials();
+const instance = await masto.v2.instance.fetch();
+const posted = await masto.v1.statuses.create({ status: "Hello from masto.js #js" });
+const home = await masto.v1.timelines.home.list({ limit: 5 });
+const favourited = await masto.v1.statuses.$select(posted.id).favourite();
+let missing = null;
+try {
+  await masto.v1.statuses.$select("999999999").fetch();
+} catch (error) {
+  missing = error.statusCode ?? String(error);
+}
+console.log(
+  JSON.stringify({
+    username: me.username,
+    version: instance.version,
+    posted: posted.id,
+    tags: posted.tags.map((tag) => tag.name),
+    home: home.map((status) => status.id),
+    favourited: favourited.favourited,
+    missing,
+  }),
+);
