@@ -173,7 +173,15 @@ def test_tag_timeline_lists_public_posts_of_the_tag(ada):
     status = ada.post("/api/v1/statuses", {"status": "about #Django"}).json()
     body = Api(None).get("/api/v1/timelines/tag/django").json()
     assert [item["id"] for item in body] == [status["id"]]
-    assert Api(None).get("/api/v1/timelines/public").json() == []
+
+
+def test_the_public_timeline_lists_the_sites_public_posts(ada):
+    first = ada.post("/api/v1/statuses", {"status": "one"}).json()
+    ada.post("/api/v1/statuses", {"status": "only followers", "visibility": "private"})
+    second = ada.post("/api/v1/statuses", {"status": "two"}).json()
+    body = Api(None).get("/api/v1/timelines/public", {"local": "true"}).json()
+    assert [item["id"] for item in body] == [second["id"], first["id"]]
+    assert Api(None).get("/api/v1/timelines/public", {"remote": "true"}).json() == []
 
 
 def test_a_wrong_method_is_a_json_405(ada):

@@ -1,4 +1,4 @@
-"""Timelines: home, a tag's, and the public one. Pages come from the selectors (through the per-recipient
+"""Timelines: home, a tag's, and the public (local) one. Pages come from the selectors (through the per-recipient
 policy) and are paged by ``Link`` headers on the entries' ids (a repost's own id, as Mastodon pages)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from api.entities.statuses import statuses
-from api.http import endpoint, id_param, limit_param, not_found, paginated
+from api.http import bool_param, endpoint, id_param, limit_param, not_found, paginated
 from timelines import exceptions, selectors, text
 from timelines.records import TimelineEntry
 
@@ -52,6 +52,14 @@ def tag(request: HttpRequest, name: str) -> Any:
 
 @endpoint("GET", scopes={"GET": "read:statuses"}, auth="optional")
 def public(request: HttpRequest) -> Any:
-    """The site keeps no public timeline yet (its public posts reach the streaming API and the tags):
-    an honest empty list, so clients that open it at start-up work."""
-    return _page(request, [], limit_param(request))
+    """The site's public posts (everything here is local: ``remote=true`` and ``only_media=true`` are empty)."""
+    limit = limit_param(request)
+    if bool_param(request, "remote") or bool_param(request, "only_media"):
+        return _page(request, [], limit)
+    entries = selectors.get_local_timeline(
+        count=limit,
+        max_id=id_param(request, "max_id") or None,
+        viewer_uid=request.viewer_uid,  # type: ignore[attr-defined]
+    )
+    since = id_param(request, "since_id") or id_param(request, "min_id") or 0
+    return _page(request, [entry for entry in entries if entry.entry_id > since], limit)

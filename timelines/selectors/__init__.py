@@ -49,7 +49,7 @@ from timelines.selectors.privacy import (
 from timelines.selectors.search import search
 from timelines.selectors.statuses import get_entry, get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
-from timelines.selectors.tags import get_tag_timeline, get_trending_tags
+from timelines.selectors.tags import get_local_timeline, get_tag_timeline, get_trending_tags
 from timelines.selectors.timelines import MAX_REFILL_READS, get_list_status_messages, get_status_messages
 from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_users
 
@@ -78,6 +78,7 @@ __all__ = [
     "get_list_choices",
     "get_list_members",
     "get_list_status_messages",
+    "get_local_timeline",
     "get_muted_users",
     "get_notifications",
     "get_related_ids",
