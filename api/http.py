@@ -235,6 +235,18 @@ def limit_param(request: HttpRequest, *, default: int = 20, maximum: int = 40) -
     return max(1, min(value, maximum))
 
 
+def next_page(request: HttpRequest, max_id: int) -> str:
+    """This request's URL with ``max_id`` (and no other cursor) set to ``max_id``."""
+    base = request.build_absolute_uri(request.path)
+    query = [
+        (key, value)
+        for key, values in request.GET.lists()
+        if key not in ("max_id", "since_id", "min_id")
+        for value in values
+    ]
+    return f"{base}?{urlencode([*query, ('max_id', max_id)])}"
+
+
 def paginated(request: HttpRequest, data: list[dict[str, Any]], ids: list[int], *, limit: int) -> JsonResponse:
     """``data`` with Mastodon's ``Link`` header: ``rel="next"`` (older, by ``max_id``) while the page is full,
     then ``rel="prev"`` (newer, by ``min_id``). ``ids`` are the page's cursor ids, newest first."""

@@ -15,6 +15,7 @@ from api.views import (
     profile,
     registration,
     relations,
+    search,
     statuses,
     timelines,
 )
@@ -52,6 +53,8 @@ urlpatterns = [
     route(r"api/v1/accounts/relationships", accounts.relationships, "relationships"),
     route(rf"api/v1/accounts/{ID.format('account_id')}", accounts.detail, "account"),
     route(rf"api/v1/accounts/{ID.format('account_id')}/statuses", accounts.account_statuses, "account_statuses"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}/followers", accounts.followers, "followers"),
+    route(rf"api/v1/accounts/{ID.format('account_id')}/following", accounts.following, "following"),
     route(rf"api/v1/accounts/{ID.format('account_id')}/follow", accounts.follow, "follow"),
     route(rf"api/v1/accounts/{ID.format('account_id')}/unfollow", accounts.unfollow, "unfollow"),
     route(rf"api/v1/accounts/{ID.format('account_id')}/block", relations.block, "block"),
@@ -71,4 +74,8 @@ urlpatterns = [
     route(r"api/v1/timelines/public", timelines.public, "public"),
     route(rf"api/v1/timelines/tag/{ID.format('name')}", timelines.tag, "tag"),
     route(r"api/v1/notifications", notifications.index, "notifications"),
+    route(r"api/v1/notifications/unread_count", notifications.unread_count, "unread_count"),
+    route(rf"api/v1/notifications/{ID.format('notification_id')}", notifications.detail, "notification"),
+    route(r"api/v2/search", search.search, "search"),
+    route(r"api/v1/preferences", profile.preferences, "preferences"),
 ]

@@ -223,3 +223,48 @@ def test_calls_are_limited_per_token(ada):
         assert "error" in refused.json() and refused["X-RateLimit-Remaining"] == "0"
         # Someone else's token has its own budget.
         assert bob.get("/api/v1/timelines/home").status_code == 200
+
+
+def test_search_finds_people_tags_and_posts(ada):
+    post = ada.post("/api/v1/statuses", {"status": "learning #redis streams"}).json()
+    ada.post("/api/v1/statuses", {"status": "secret streams", "visibility": "private"})
+    body = Api(None).get("/api/v2/search", {"q": "streams"}).json()
+    assert [item["id"] for item in body["statuses"]] == [post["id"]]
+    people = ada.get("/api/v2/search", {"q": "ad", "type": "accounts"}).json()
+    assert [item["username"] for item in people["accounts"]] == ["ada"] and people["statuses"] == []
+    tags = ada.get("/api/v2/search", {"q": "#red", "type": "hashtags"}).json()
+    assert [item["name"] for item in tags["hashtags"]] == ["redis"]
+    assert ada.get("/api/v2/search", {"q": "ad", "type": "accounts", "offset": "5"}).json()["accounts"] == []
+    assert ada.get("/api/v2/search", {"q": "x", "type": "nonsense"}).status_code == 400
+
+
+def test_followers_and_following_are_paged_and_private_ones_hidden(ada):
+    ada_id = ada.get("/api/v1/accounts/verify_credentials").json()["id"]
+    for login in ("bob", "carol", "dave"):
+        person(login)
+        Api(token_for(login)).post(f"/api/v1/accounts/{ada_id}/follow")
+    first = ada.get(f"/api/v1/accounts/{ada_id}/followers", {"limit": "2"})
+    assert [item["username"] for item in first.json()] == ["dave", "carol"]
+    next_url = re.search(r'<([^>]+)>; rel="next"', first["Link"]).group(1)
+    second = ada.get(next_url.removeprefix("http://testserver"))
+    assert [item["username"] for item in second.json()] == ["bob"] and "Link" not in second
+    bob_id = second.json()[0]["id"]
+    assert [item["username"] for item in ada.get(f"/api/v1/accounts/{bob_id}/following").json()] == ["ada"]
+    ada.client.patch(
+        "/api/v1/accounts/update_credentials", {"locked": True}, content_type="application/json", headers=ada.headers
+    )
+    person("mallory")
+    assert Api(token_for("mallory")).get(f"/api/v1/accounts/{ada_id}/followers").json() == []
+
+
+def test_unread_count_one_notification_and_preferences(ada):
+    person("bob")
+    bob = Api(token_for("bob"))
+    ada_id = ada.get("/api/v1/accounts/verify_credentials").json()["id"]
+    bob.post(f"/api/v1/accounts/{ada_id}/follow")
+    assert ada.get("/api/v1/notifications/unread_count").json() == {"count": 1}
+    newest = ada.get("/api/v1/notifications").json()[0]
+    one = ada.get(f"/api/v1/notifications/{newest['id']}").json()
+    assert one["type"] == "follow" and one["account"]["username"] == "bob"
+    assert bob.get(f"/api/v1/notifications/{newest['id']}").status_code == 404
+    assert ada.get("/api/v1/preferences").json()["posting:default:visibility"] == "public"

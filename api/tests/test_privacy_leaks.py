@@ -63,6 +63,13 @@ def reads(people: People, items: Items) -> dict[str, list[str]]:
         "api:notifications": ["/api/v1/notifications"],
         "api:blocks": ["/api/v1/blocks"],
         "api:mutes": ["/api/v1/mutes"],
+        "api:followers": [f"/api/v1/accounts/{alice}/followers", f"/api/v1/accounts/{people.bob}/followers"],
+        "api:following": [f"/api/v1/accounts/{alice}/following"],
+        "api:unread_count": ["/api/v1/notifications/unread_count"],
+        # Every notification id there is, whosever: only the reader's own may answer.
+        "api:notification": [f"/api/v1/notifications/{n}" for n in range(1, 40)],
+        "api:search": [f"/api/v2/search?q={SECRET}", "/api/v2/search?q=plans", f"/api/v2/search?q=%23{TAG}"],
+        "api:preferences": ["/api/v1/preferences"],
     }
 
 

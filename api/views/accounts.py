@@ -17,6 +17,7 @@ from api.http import (
     id_param,
     limit_param,
     list_param,
+    next_page,
     not_found,
     paginated,
     parse_id,
@@ -140,3 +141,28 @@ def relationships(request: HttpRequest) -> Any:
         if not other.suspended:
             result.append(_relationship(viewer, other.id))
     return result
+
+
+def _people(request: HttpRequest, account_id: str, reader: Any) -> Any:
+    """Followers or following of an account, paged by an opaque ``max_id`` cursor (the next page's number):
+    a private account shows them to its approved followers only, as its profile does."""
+    user = _user(account_id)
+    limit = limit_param(request, default=40, maximum=80)
+    page = id_param(request, "max_id") or 1
+    if not policy.may_see_profile(viewer=request.viewer_uid, author=user.id):  # type: ignore[attr-defined]
+        return paginated(request, [], [], limit=limit)
+    people = [person for person in reader(uid=user.id, page=page, count=limit) if not person.suspended]
+    response = paginated(request, [account(request, person) for person in people], [], limit=limit)
+    if len(people) >= limit:
+        response["Link"] = f'<{next_page(request, page + 1)}>; rel="next"'
+    return response
+
+
+@endpoint("GET", scopes={"GET": "read:accounts"}, auth="optional")
+def followers(request: HttpRequest, account_id: str) -> Any:
+    return _people(request, account_id, selectors.get_followers)
+
+
+@endpoint("GET", scopes={"GET": "read:accounts"}, auth="optional")
+def following(request: HttpRequest, account_id: str) -> Any:
+    return _people(request, account_id, selectors.get_following)

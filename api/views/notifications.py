@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from api.entities.notifications import TYPES, notifications
-from api.http import endpoint, id_param, limit_param, list_param, not_found, paginated
+from api.http import endpoint, id_param, limit_param, list_param, not_found, paginated, parse_id
 from timelines import exceptions, selectors
 
 
@@ -30,3 +30,21 @@ def index(request: HttpRequest) -> Any:
         if item.id > since and TYPES.get(item.kind) in wanted and TYPES.get(item.kind) not in excluded
     ]
     return paginated(request, notifications(request, kept), cursors, limit=limit)
+
+
+@endpoint("GET", scopes={"GET": "read:notifications"})
+def detail(request: HttpRequest, notification_id: str) -> Any:
+    viewer = request.viewer_uid  # type: ignore[attr-defined]
+    wanted = parse_id(notification_id)
+    # The newest notification at or below the id, as a page of one: the one asked for, if it is still there.
+    items = selectors.get_notifications(uid=viewer, count=1, max_id=wanted + 1)
+    shaped = notifications(request, [item for item in items if item.id == wanted])
+    if not shaped:
+        raise not_found()
+    return shaped[0]
+
+
+@endpoint("GET", scopes={"GET": "read:notifications"})
+def unread_count(request: HttpRequest) -> Any:
+    """How many notifications the person has not seen: the site's own count, the header's."""
+    return {"count": selectors.get_unread_count(uid=request.viewer_uid)}  # type: ignore[attr-defined]

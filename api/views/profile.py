@@ -1,5 +1,6 @@
 """Editing one's own account (``PATCH /api/v1/accounts/update_credentials``): display name, bio (``note``) and
-whether the account is private (``locked``), through the same services as ``/settings/profile``."""
+whether the account is private (``locked``), through the same services as ``/settings/profile``; and the
+posting preferences that follow from it (``GET /api/v1/preferences``)."""
 
 from __future__ import annotations
 
@@ -48,3 +49,16 @@ def update_credentials(request: HttpRequest) -> Any:
         raise ApiError(401, "The access token is invalid") from None
     me = selectors.get_user(uid=viewer)
     return credential_account(request, me, follow_requests=selectors.get_follow_request_count(uid=viewer))
+
+
+@endpoint("GET", scopes={"GET": "read:accounts"})
+def preferences(request: HttpRequest) -> Any:
+    """Posting defaults as Mastodon names them: a private account posts to followers only."""
+    me = selectors.get_user(uid=request.viewer_uid)  # type: ignore[attr-defined]
+    return {
+        "posting:default:visibility": "private" if me.private else "public",
+        "posting:default:sensitive": False,
+        "posting:default:language": None,
+        "reading:expand:media": "default",
+        "reading:expand:spoilers": False,
+    }

@@ -41,6 +41,12 @@ API_READS = {
     "api:notifications",
     "api:blocks",
     "api:mutes",
+    "api:followers",
+    "api:following",
+    "api:unread_count",
+    "api:notification",
+    "api:search",
+    "api:preferences",
 }
 
 
