@@ -124,6 +124,8 @@ def unfollow(request: HttpRequest, account_id: str) -> Any:
         # Unfollowing also withdraws a pending request, as the site's "Requested" button does.
         services.withdraw_follow_request(uid=viewer, other_uid=other.id)
         services.unfollow_user(uid=viewer, other_uid=other.id)
+    except exceptions.CannotFollowSelf as error:
+        raise ApiError(403, error.message) from None
     except exceptions.UnknownUser:
         raise not_found() from None
     return _relationship(viewer, other.id)
