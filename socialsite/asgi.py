@@ -1,8 +1,9 @@
 """ASGI entry point: daphne serves Django pages and, through Channels, the streaming endpoints.
 
-Channels' routes come first (the streaming API and the live home timeline, both in ``streaming``); every other
-request goes to Django. Around everything: ``TrustedProxyMiddleware`` (the real client address, from trusted
-proxies only) and ``SecurityHeadersMiddleware`` (the security headers on streams and JSON errors too).
+Channels' routes come first (the streaming API and the live home timeline, both in ``streaming``, and the client
+API's streams in ``api``); every other request goes to Django. Around everything: ``TrustedProxyMiddleware``
+(the real client address, from trusted proxies only) and ``SecurityHeadersMiddleware`` (the security headers on
+streams and JSON errors too).
 """
 
 import os
@@ -18,6 +19,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)
 from django.urls import re_path  # noqa: E402
 
+from api.routing import http_urlpatterns as api_streaming_http  # noqa: E402
 from socialsite.proxies import TrustedProxyMiddleware  # noqa: E402
 from socialsite.security import SecurityHeadersMiddleware  # noqa: E402
 from streaming.flow import keep_raw_send  # noqa: E402
@@ -27,7 +29,9 @@ from streaming.routing import http_urlpatterns as streaming_http  # noqa: E402
 application = keep_raw_send(
     TrustedProxyMiddleware(
         SecurityHeadersMiddleware(
-            ProtocolTypeRouter({"http": URLRouter([*streaming_http, re_path(r"", django_asgi_app)])}),
+            ProtocolTypeRouter(
+                {"http": URLRouter([*streaming_http, *api_streaming_http, re_path(r"", django_asgi_app)])}
+            ),
         )
     )
 )

@@ -115,3 +115,17 @@ def status(request: HttpRequest, entry: TimelineEntry) -> dict[str, Any] | None:
 def plain_entry(status: Status) -> TimelineEntry:
     """An entry for a status read on its own (a notification's): no repost, the viewer's flags unknown."""
     return TimelineEntry.make(status, None, None, False, False)
+
+
+def _named(uid: int, login: str, name: str) -> User:
+    return User(id=uid, login=login, name=name, followers=0, following=0, posts=0, signup=0.0)
+
+
+def streamed_status(request: HttpRequest, entry: TimelineEntry) -> dict[str, Any] | None:
+    """The Status of an entry built from a stream event alone: a stream must not wait on a read, so its
+    accounts carry the names the event has and no counts (a client reads those with ``accounts/:id``)."""
+    people = {entry.status.uid: _named(entry.status.uid, entry.status.login, entry.status.name)}
+    if entry.reposted_by is not None:
+        by = entry.reposted_by
+        people[by.id] = _named(by.id, by.login, by.name)
+    return _entry(request, entry, people)

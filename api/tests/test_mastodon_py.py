@@ -5,7 +5,10 @@ its token's scopes do not allow."""
 
 from __future__ import annotations
 
+import json
 import os
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -13,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.conf import settings
 from django.test import Client
-from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError
+from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, StreamListener
 
 from api.tests.helpers import PASSWORD, person
 from socialsite import testing
@@ -30,6 +33,10 @@ def site(django_db_setup: None) -> Iterator[str]:
         **os.environ,
         "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
         "DJANGO_LOG_LEVEL": "WARNING",
+        # hub.json tells the streaming test when its stream is subscribed.
+        "STREAMING_HUB_ENDPOINT": "1",
+        # Mastodon.py's close() waits for the stream's next bytes: a keep-alive every second.
+        "STREAMING_KEEPALIVE_SECONDS": "1",
     }
     log_path = Path(settings.VAR_DIR) / "api-server.log"
     with testing.daphne(env, probe="/api/v1/instance", log_path=log_path, start_timeout=60) as (url, _process):
@@ -111,3 +118,58 @@ def test_mastodon_py_with_a_read_token_cannot_post_and_private_posts_stay_hidden
     with pytest.raises(MastodonNotFoundError):
         mallory.status_context(hidden["id"])
     assert mallory.account_statuses(carol.me()["id"]) == []
+
+
+def hub(url: str) -> dict:
+    with urllib.request.urlopen(url + "/statuses/hub.json", timeout=testing.WAIT_SECONDS) as response:
+        return json.load(response)
+
+
+class Collector(StreamListener):
+    def __init__(self) -> None:
+        self.updates: list = []
+        self.deletes: list = []
+
+    def on_update(self, status) -> None:  # type: ignore[no-untyped-def]
+        self.updates.append(status)
+
+    def on_delete(self, status_id) -> None:  # type: ignore[no-untyped-def]
+        self.deletes.append(str(status_id))
+
+
+def test_mastodon_py_streams_the_home_timeline(site):
+    person("erin")
+    person("frank")
+    person("gina")
+    erin = log_in(site, "erin", ["read", "write", "follow"])
+    frank = log_in(site, "frank", ["read", "write", "follow"])
+    gina = log_in(site, "gina", ["read", "write"])
+    frank.account_follow(erin.me()["id"])
+    before = hub(site)["subscriptions"]
+    listener = Collector()
+    handle = frank.stream_user(listener, run_async=True)
+    try:
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] > before), "the stream never subscribed"
+        # Gina is not followed: her post must not come; the stream keeps order, so it is in before Erin's.
+        gina.status_post("not for frank")
+        posted = erin.status_post("live to frank #stream")
+        assert testing.wait_until(lambda: listener.updates), "no update arrived"
+        update = listener.updates[0]
+        assert update["id"] == posted["id"]
+        assert update["account"]["acct"] == "erin" and update["tags"][0]["name"] == "stream"
+        assert len(listener.updates) == 1
+        erin.status_delete(posted["id"])
+        assert testing.wait_until(lambda: listener.deletes == [str(posted["id"])]), listener.deletes
+    finally:
+        handle.close()
+
+
+def test_the_stream_needs_a_valid_token(site):
+    for headers in ({}, {"Authorization": "Bearer nope"}):
+        request = urllib.request.Request(site + "/api/v1/streaming/user", headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=testing.WAIT_SECONDS)
+        assert refused.value.code == 401
+        assert json.load(refused.value) == {"error": "The access token is invalid"}
+    with urllib.request.urlopen(site + "/api/v1/streaming/health", timeout=testing.WAIT_SECONDS) as response:
+        assert response.read() == b"OK"

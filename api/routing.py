@@ -1,0 +1,13 @@
+"""The client API's routes served by daphne ahead of Django (see ``socialsite.asgi``): its streams."""
+
+from __future__ import annotations
+
+from django.urls import re_path
+
+from api.streaming import health, user_stream
+from streaming.flow import keep_raw_send
+
+http_urlpatterns = [
+    re_path(r"^api/v1/streaming/health/?$", health),
+    re_path(r"^api/v1/streaming/user/?$", keep_raw_send(user_stream)),
+]
