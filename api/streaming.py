@@ -97,24 +97,24 @@ class MastodonEncoder:
         return f":{reason}\n".encode()
 
 
-def _header(scope: dict[str, Any], name: bytes) -> str:
+def header(scope: dict[str, Any], name: bytes) -> str:
     for key, value in scope.get("headers", []):
         if key == name:
             return value.decode("latin-1")
     return ""
 
 
-def _token_text(scope: dict[str, Any]) -> str | None:
-    header = _header(scope, b"authorization")
-    if header:
-        kind, _, value = header.partition(" ")
+def token_text(scope: dict[str, Any]) -> str | None:
+    given = header(scope, b"authorization")
+    if given:
+        kind, _, value = given.partition(" ")
         return value.strip() if kind.lower() == "bearer" else ""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     values = query.get("access_token")
     return values[0] if values else None
 
 
-def _viewer(raw: str) -> tuple[int | None, str]:
+def viewer(raw: str) -> tuple[int | None, str]:
     """The uid the token acts for, or None and why not (checked off the event loop: SQL and Redis)."""
     token = oauth.find_token(raw)
     if token is None or token.user is None or not token.user.is_active or token.user.uid is None:
@@ -141,12 +141,12 @@ class UserStream(LivePage):
         if scope["method"] not in ("GET", "HEAD"):
             await send_json(send, 405, {"error": "Method not allowed"}, [(b"allow", b"GET, HEAD")])
             return
-        raw = _token_text(scope)
+        raw = token_text(scope)
         if not raw:
             await send_json(send, 401, {"error": INVALID_TOKEN})
             return
         try:
-            uid, refusal = await sync_to_async(_viewer, thread_sensitive=False)(raw)
+            uid, refusal = await sync_to_async(viewer, thread_sensitive=False)(raw)
         except UNAVAILABLE_ERRORS:
             await send_json(send, 503, {"error": "The stream is unavailable right now"})
             return
@@ -157,7 +157,7 @@ class UserStream(LivePage):
             await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
             await send({"type": "http.response.body", "body": b""})
             return
-        host = _header(scope, b"host") or "localhost"
+        host = header(scope, b"host") or "localhost"
         origin = Origin(f"{scope.get('scheme', 'http')}://{host}")
         await self.stream(
             uid, 0, receive, send, scope.get(RAW_SEND), encoder=MastodonEncoder(uid, origin), opening=OPENING

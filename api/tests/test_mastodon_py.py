@@ -173,3 +173,33 @@ def test_the_stream_needs_a_valid_token(site):
         assert json.load(refused.value) == {"error": "The access token is invalid"}
     with urllib.request.urlopen(site + "/api/v1/streaming/health", timeout=testing.WAIT_SECONDS) as response:
         assert response.read() == b"OK"
+
+
+def test_mastodon_py_public_and_hashtag_streams_send_only_what_the_viewer_may_see(site):
+    for login in ("hana", "ivan", "judy", "karl"):
+        person(login)
+    hana = log_in(site, "hana", ["read", "write", "follow"])
+    ivan = log_in(site, "ivan", ["read", "write"])
+    judy = log_in(site, "judy", ["read", "write"])
+    karl = log_in(site, "karl", ["read", "write"])
+    hana.account_block(hana.account_lookup("karl")["id"])
+    before = hub(site)["subscriptions"]
+    public, tagged = Collector(), Collector()
+    handles = [hana.stream_public(public, run_async=True), hana.stream_hashtag("redis", tagged, run_async=True)]
+    try:
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] >= before + 2), "the streams never subscribed"
+        # What must not come, before a marker that must: the streams keep their order.
+        karl.status_post("from someone hana blocked #redis")
+        judy.status_post("for judy's followers #redis", visibility="private")
+        shared = ivan.status_post("untagged")
+        judy.status_reblog(shared["id"])
+        marker = judy.status_post("the marker #Redis")
+        assert testing.wait_until(lambda: marker["id"] in [s["id"] for s in tagged.updates]), tagged.updates
+        assert testing.wait_until(lambda: marker["id"] in [s["id"] for s in public.updates]), public.updates
+        assert [s["id"] for s in public.updates] == [shared["id"], marker["id"]]
+        assert [s["id"] for s in tagged.updates] == [marker["id"]]
+        judy.status_delete(marker["id"])
+        assert testing.wait_until(lambda: public.deletes == [str(marker["id"])]), public.deletes
+    finally:
+        for handle in handles:
+            handle.close()
