@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.utils import timezone
 
 from api import scopes as scope_rules
@@ -280,10 +281,23 @@ def revoke_application(*, user: object, application_id: int) -> int:
 
 
 def find_token(raw: str) -> AccessToken | None:
-    """The live token whose text is ``raw``, with its app and person, or None."""
+    """The live token whose text is ``raw``, with its person, or None. Every API call asks this, so it is two
+    plain SQL reads rather than an ORM query built each time (as ``accounts.backends`` does for sessions)."""
     if not raw or len(raw) > 200:
         return None
-    return AccessToken.objects.select_related("application", "user").filter(digest=digest(raw), revoked=None).first()
+    table = connection.ops.quote_name(AccessToken._meta.db_table)
+    sql = f"SELECT * FROM {table} WHERE digest = %s AND revoked IS NULL"
+    token = next(iter(AccessToken.objects.raw(sql, [digest(raw)])), None)
+    if token is None:
+        return None
+    if token.user_id is not None:
+        users = get_user_model()._default_manager
+        user_table = connection.ops.quote_name(get_user_model()._meta.db_table)
+        user = next(iter(users.raw(f"SELECT * FROM {user_table} WHERE id = %s", [token.user_id])), None)
+        if user is None:
+            return None
+        token.user = user
+    return token
 
 
 def token_body(token: AccessToken, raw: str) -> dict[str, object]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from django.http import HttpRequest
 from django.templatetags.static import static
@@ -24,8 +25,27 @@ def iso(timestamp: float) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
+def base(request: HttpRequest) -> str:
+    """``scheme://host`` of the request, worked out once per request (Django validates the host each time)."""
+    found = getattr(request, "_api_base", None)
+    if found is None:
+        found = request.build_absolute_uri("/")[:-1]
+        request._api_base = found  # type: ignore[attr-defined]
+    return found
+
+
 def absolute(request: HttpRequest, path: str) -> str:
-    return request.build_absolute_uri(path)
+    return base(request) + path
+
+
+@lru_cache(maxsize=1)
+def _tag_url_pattern() -> str:
+    return reverse("timelines:tag", args=["TAG"])
+
+
+@lru_cache(maxsize=1)
+def _avatar_path() -> str:
+    return static(DEFAULT_AVATAR)
 
 
 def profile(request: HttpRequest, login: str) -> str:
@@ -37,17 +57,23 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> str:
 
 
 def tag_page(request: HttpRequest, tag: str) -> str:
-    return absolute(request, reverse("timelines:tag", args=[text.normalize_tag(tag)]))
+    return absolute(request, _tag_url_pattern().replace("TAG", text.normalize_tag(tag)))
 
 
 def avatar(request: HttpRequest) -> str:
     """The generated default picture every account shows until the site stores pictures."""
-    return absolute(request, static(DEFAULT_AVATAR))
+    return absolute(request, _avatar_path())
 
 
 def html(request: HttpRequest, message: str, known_logins: Iterable[str] = ()) -> str:
     """``message`` as Mastodon's HTML: paragraphs, ``<br>`` line breaks, links; everything else escaped.
-    ``@login`` is a link only for ``known_logins`` (whom the post really mentions)."""
+    ``@login`` is a link only for ``known_logins`` (whom the post really mentions). Pages repeat the same posts,
+    so the HTML is kept per (host, message, mentions)."""
+    return _html(base(request), message, tuple(known_logins))
+
+
+@lru_cache(maxsize=4096)
+def _html(origin: str, message: str, known_logins: tuple[str, ...]) -> str:
     known = {login.lower() for login in known_logins}
     paragraphs: list[str] = []
     for block in message.split("\n\n"):
@@ -57,13 +83,13 @@ def html(request: HttpRequest, message: str, known_logins: Iterable[str] = ()) -
                 url = escape(segment.value)
                 pieces.append(f'<a href="{url}" rel="{LINK_REL}" target="_blank">{url}</a>')
             elif segment.kind == "mention" and segment.value.lower() in known:
-                href = escape(profile(request, segment.value.lower()))
+                href = escape(origin + profile_url(segment.value.lower()))
                 pieces.append(
                     f'<span class="h-card" translate="no"><a href="{href}" class="u-url mention">'
                     f"@<span>{escape(segment.value)}</span></a></span>"
                 )
             elif segment.kind == "tag":
-                href = escape(tag_page(request, segment.value))
+                href = escape(origin + _tag_url_pattern().replace("TAG", text.normalize_tag(segment.value)))
                 pieces.append(
                     f'<a href="{href}" class="mention hashtag" rel="tag">#<span>{escape(segment.value)}</span></a>'
                 )
