@@ -5,7 +5,7 @@ They are hub subscriptions like the streaming API's own (``public=True``: only w
 receive, through the same hub, writer and flow control), with Mastodon's framing (``api.streaming``). Reposts
 are left out, as Mastodon's public timelines leave them out. With a token, the posts of people its person
 blocks, is blocked by or mutes are judged for that person by the policy too (their relations read once, when
-the stream opens); without one, the stream is the public's.
+the stream opens), and a suspension of that person ends it at once; without one, the stream is the public's.
 """
 
 from __future__ import annotations
@@ -22,9 +22,11 @@ from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import events, matching, writer
 from streaming.flow import RAW_SEND
 from streaming.hub import get_hub
+from timelines import events as timeline_events
 from timelines import policy, selectors, text
 
 NO_TAG = "Validation failed: tag must be a hashtag"
+SUSPENDED = "suspended"
 
 
 def _tag(scope: dict[str, Any]) -> str | None:
@@ -89,23 +91,42 @@ def public_stream(*, hashtag: bool) -> Any:
 
         hub = get_hub()
         subscription = hub.subscribe(
-            index_keys={matching.ALL}, matches=matches, maxsize=settings.STREAMING_QUEUE_SIZE, public=True
+            index_keys={matching.ALL},
+            matches=matches,
+            maxsize=settings.STREAMING_QUEUE_SIZE,
+            public=True,
         )
         origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}")
 
         async def preamble() -> list[bytes]:
             return [OPENING]
 
-        await writer.serve(
-            send,
-            receive,
-            hub=hub,
-            subscription=subscription,
-            encoder=MastodonEncoder(uid or 0, origin),
-            headers=SSE_HEADERS,
-            preamble=preamble,
-            raw_send=scope.get(RAW_SEND),
+        def suspends_viewer(event: dict[str, Any]) -> bool:
+            if getattr(event, "type", None) == timeline_events.USER_SUSPENDED and str(event.get("uid")) == str(uid):
+                subscription.cut_off(SUSPENDED)
+            return False  # nothing is ever queued here
+
+        # Public subscriptions never see moderation events: a second one, for the token's person only, watches
+        # for their suspension, which ends the stream at once as it ends their live pages.
+        watcher = (
+            hub.subscribe(index_keys={matching.MODERATION}, matches=suspends_viewer, public=False)
+            if uid is not None
+            else None
         )
+        try:
+            await writer.serve(
+                send,
+                receive,
+                hub=hub,
+                subscription=subscription,
+                encoder=MastodonEncoder(uid or 0, origin),
+                headers=SSE_HEADERS,
+                preamble=preamble,
+                raw_send=scope.get(RAW_SEND),
+            )
+        finally:
+            if watcher is not None:
+                watcher.close()
 
     return app
 

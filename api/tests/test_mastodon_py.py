@@ -20,6 +20,7 @@ from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, StreamLi
 
 from api.tests.helpers import PASSWORD, person
 from socialsite import testing
+from timelines.services import moderation
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -200,6 +201,29 @@ def test_mastodon_py_public_and_hashtag_streams_send_only_what_the_viewer_may_se
         assert [s["id"] for s in tagged.updates] == [marker["id"]]
         judy.status_delete(marker["id"])
         assert testing.wait_until(lambda: public.deletes == [str(marker["id"])]), public.deletes
+    finally:
+        for handle in handles:
+            handle.close()
+
+
+def test_suspending_an_account_ends_its_streams_at_once(site):
+    person("lena")
+    lena = log_in(site, "lena", ["read"])
+    uid = int(lena.me()["id"])
+    before = hub(site)["subscriptions"]
+    handles = [lena.stream_user(Collector(), run_async=True), lena.stream_public(Collector(), run_async=True)]
+    try:
+        # The user stream, the public stream and its watch for the token's person's suspension.
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] >= before + 3), "the streams never subscribed"
+        moderation.suspend_user(uid=uid)
+        # The server ends both streams: the hub holds their subscriptions no more.
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] == before), hub(site)
+        request = urllib.request.Request(
+            site + "/api/v1/streaming/user", headers={"Authorization": f"Bearer {lena.access_token}"}
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=testing.WAIT_SECONDS)
+        assert refused.value.code == 403
     finally:
         for handle in handles:
             handle.close()
