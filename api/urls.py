@@ -67,6 +67,8 @@ urlpatterns = [
     route(rf"api/v1/statuses/{ID.format('status_id')}", statuses.detail, "status"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/context", statuses.context, "context"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/favourite", statuses.favourite, "favourite"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/favourited_by", statuses.favourited_by, "favourited_by"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/reblogged_by", statuses.reblogged_by, "reblogged_by"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/unfavourite", statuses.unfavourite, "unfavourite"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/reblog", statuses.reblog, "reblog"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/unreblog", statuses.unreblog, "unreblog"),

@@ -268,3 +268,18 @@ def test_unread_count_one_notification_and_preferences(ada):
     assert one["type"] == "follow" and one["account"]["username"] == "bob"
     assert bob.get(f"/api/v1/notifications/{newest['id']}").status_code == 404
     assert ada.get("/api/v1/preferences").json()["posting:default:visibility"] == "public"
+
+
+def test_favourited_by_and_reblogged_by_list_who_reacted(ada):
+    status = ada.post("/api/v1/statuses", {"status": "react to this"}).json()
+    for login in ("bob", "carol"):
+        person(login)
+        api = Api(token_for(login))
+        api.post(f"/api/v1/statuses/{status['id']}/favourite")
+        if login == "carol":
+            api.post(f"/api/v1/statuses/{status['id']}/reblog")
+    liked = ada.get(f"/api/v1/statuses/{status['id']}/favourited_by").json()
+    assert [item["username"] for item in liked] == ["carol", "bob"]
+    reposted = Api(None).get(f"/api/v1/statuses/{status['id']}/reblogged_by").json()
+    assert [item["username"] for item in reposted] == ["carol"]
+    assert ada.get("/api/v1/statuses/999999/favourited_by").status_code == 404

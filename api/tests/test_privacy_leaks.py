@@ -70,6 +70,8 @@ def reads(people: People, items: Items) -> dict[str, list[str]]:
         "api:notification": [f"/api/v1/notifications/{n}" for n in range(1, 40)],
         "api:search": [f"/api/v2/search?q={SECRET}", "/api/v2/search?q=plans", f"/api/v2/search?q=%23{TAG}"],
         "api:preferences": ["/api/v1/preferences"],
+        "api:favourited_by": [f"/api/v1/statuses/{status_id}/favourited_by" for status_id in posts],
+        "api:reblogged_by": [f"/api/v1/statuses/{status_id}/reblogged_by" for status_id in posts],
     }
 
 
@@ -101,7 +103,8 @@ def test_no_api_read_shows_alices_private_items_to_others():
                 if SECRET in text or shown:
                     leaks.append(f"{name} gets {sorted(shown) or SECRET} from {path}")
         for status_id in items.private_ids:
-            for path in (f"/api/v1/statuses/{status_id}", f"/api/v1/statuses/{status_id}/context"):
+            for action in ("", "/context", "/favourited_by", "/reblogged_by"):
+                path = f"/api/v1/statuses/{status_id}{action}"
                 response = api.get(path)
                 if response.status_code != 404 or response.json() != {"error": "Record not found"}:
                     leaks.append(f"{name} gets {response.status_code} from {path}")

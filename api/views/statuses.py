@@ -9,8 +9,9 @@ from typing import Any
 from django.http import HttpRequest
 
 from api import idempotency
+from api.entities.accounts import account
 from api.entities.statuses import status, statuses
-from api.http import ApiError, endpoint, id_param, not_found, parse_id, text_param
+from api.http import ApiError, endpoint, id_param, limit_param, not_found, parse_id, text_param
 from api.limits import rate_limited
 from timelines import exceptions, limits, selectors, services
 from timelines.records import TimelineEntry
@@ -152,3 +153,19 @@ def reblog(request: HttpRequest, status_id: str) -> Any:
 @endpoint("POST", scopes={"POST": "write:statuses"})
 def unreblog(request: HttpRequest, status_id: str) -> Any:
     return _shown(request, _act(request, status_id, services.undo_repost))
+
+
+def _reactors(request: HttpRequest, status_id: str, reader: Any) -> Any:
+    entry = _entry(request.viewer_uid, parse_id(status_id))  # type: ignore[attr-defined]
+    people = reader(status_id=entry.status.id, count=limit_param(request, default=40, maximum=80))
+    return [account(request, person) for person in people]
+
+
+@endpoint("GET", scopes={"GET": "read:statuses"}, auth="optional")
+def favourited_by(request: HttpRequest, status_id: str) -> Any:
+    return _reactors(request, status_id, selectors.get_likers)
+
+
+@endpoint("GET", scopes={"GET": "read:statuses"}, auth="optional")
+def reblogged_by(request: HttpRequest, status_id: str) -> Any:
+    return _reactors(request, status_id, selectors.get_reposters)

@@ -47,6 +47,8 @@ API_READS = {
     "api:notification",
     "api:search",
     "api:preferences",
+    "api:favourited_by",
+    "api:reblogged_by",
 }
 
 

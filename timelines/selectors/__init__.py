@@ -2,8 +2,9 @@
 profile and list timelines), ``entries`` (what a viewer sees of a page of ids), ``status_cache`` (decoded
 statuses kept per process), ``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``,
 ``conversations`` (threads), ``likes``, ``notifications``, ``privacy`` (follow requests, blocks, mutes),
-``tags`` (tag timelines, trending), ``search``, ``moderation`` (account states) and, for the admin only,
-``moderated_statuses`` (every post, as the moderators see it) and ``dashboard`` (activity and server gauges).
+``tags`` (tag timelines, the local timeline, trending), ``reactions`` (who liked or reposted a post),
+``search``, ``moderation`` (account states) and, for the admin only, ``moderated_statuses`` (every post, as
+the moderators see it) and ``dashboard`` (activity and server gauges).
 
 Selectors return plain records (``records.Status``, ``records.User``, ...) and never write. Whatever shows
 statuses to a member goes through the per-recipient policy (``timelines.policy``). The public API is
@@ -46,6 +47,7 @@ from timelines.selectors.privacy import (
     get_related_ids,
     get_relationship,
 )
+from timelines.selectors.reactions import get_likers, get_reposters
 from timelines.selectors.search import search
 from timelines.selectors.statuses import get_entry, get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
@@ -75,6 +77,7 @@ __all__ = [
     "get_following_ids",
     "get_header_counts",
     "get_liked_statuses",
+    "get_likers",
     "get_list_choices",
     "get_list_members",
     "get_list_status_messages",
@@ -83,6 +86,7 @@ __all__ = [
     "get_notifications",
     "get_related_ids",
     "get_relationship",
+    "get_reposters",
     "get_status",
     "get_status_messages",
     "get_suggested_users",
