@@ -10,6 +10,7 @@ from api.views import (
     accounts,
     applications,
     instance,
+    markers,
     notifications,
     oauth,
     profile,
@@ -80,4 +81,5 @@ urlpatterns = [
     route(rf"api/v1/notifications/{ID.format('notification_id')}", notifications.detail, "notification"),
     route(r"api/v2/search", search.search, "search"),
     route(r"api/v1/preferences", profile.preferences, "preferences"),
+    route(r"api/v1/markers", markers.markers, "markers"),
 ]

@@ -9,6 +9,7 @@ import pytest
 from django.test import override_settings
 
 from api.tests.helpers import Api, person, token_for
+from timelines import selectors, services
 from timelines.services import moderation
 
 pytestmark = pytest.mark.django_db
@@ -283,3 +284,23 @@ def test_favourited_by_and_reblogged_by_list_who_reacted(ada):
     reposted = Api(None).get(f"/api/v1/statuses/{status['id']}/reblogged_by").json()
     assert [item["username"] for item in reposted] == ["carol"]
     assert ada.get("/api/v1/statuses/999999/favourited_by").status_code == 404
+
+
+def test_the_notifications_marker_is_the_sites_read_mark(ada):
+    ada_id = ada.get("/api/v1/accounts/verify_credentials").json()["id"]
+    for login in ("bob", "carol"):
+        person(login)
+        Api(token_for(login)).post(f"/api/v1/accounts/{ada_id}/follow")
+    newest, older = [item["id"] for item in ada.get("/api/v1/notifications").json()]
+    marker = ada.get("/api/v1/markers", {"timeline[]": "notifications"}).json()
+    assert marker["notifications"]["last_read_id"] == "0"
+    moved = ada.post("/api/v1/markers", {"notifications[last_read_id]": older}).json()
+    assert moved["notifications"]["last_read_id"] == older
+    assert ada.get("/api/v1/notifications/unread_count").json() == {"count": 1}
+    assert selectors.get_header_counts(uid=int(ada_id)).unread_notifications == 1
+    # The site's page marks everything read; a marker never moves back.
+    services.mark_notifications_read(uid=int(ada_id))
+    back = ada.post("/api/v1/markers", {"notifications[last_read_id]": older}).json()
+    assert back["notifications"]["last_read_id"] == newest
+    assert ada.get("/api/v1/notifications/unread_count").json() == {"count": 0}
+    assert ada.post("/api/v1/markers", {"notifications[last_read_id]": "x"}).status_code == 422

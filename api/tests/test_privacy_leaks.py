@@ -70,6 +70,7 @@ def reads(people: People, items: Items) -> dict[str, list[str]]:
         "api:notification": [f"/api/v1/notifications/{n}" for n in range(1, 40)],
         "api:search": [f"/api/v2/search?q={SECRET}", "/api/v2/search?q=plans", f"/api/v2/search?q=%23{TAG}"],
         "api:preferences": ["/api/v1/preferences"],
+        "api:markers": ["/api/v1/markers?timeline[]=notifications"],
         "api:favourited_by": [f"/api/v1/statuses/{status_id}/favourited_by" for status_id in posts],
         "api:reblogged_by": [f"/api/v1/statuses/{status_id}/reblogged_by" for status_id in posts],
     }
@@ -88,8 +89,8 @@ def test_no_api_read_shows_alices_private_items_to_others():
         "anonymous": Api(None),
     }
     endpoints = reads(people, items)
-    # The status endpoint is both a read (GET) and a write (DELETE): the IDOR test lists it with the writes.
-    assert set(endpoints) == API_READS | {"api:status"}, "an API read endpoint this test does not try"
+    # The status and markers endpoints read (GET) and write: the IDOR test lists them with the writes.
+    assert set(endpoints) == API_READS | {"api:status", "api:markers"}, "an API read endpoint this test does not try"
     private = {str(status_id) for status_id in items.private_ids}
     leaks = []
     for name, api in readers.items():

@@ -142,6 +142,12 @@ def _update_credentials(rng: random.Random, world: World, actor: Person, owner: 
     )
 
 
+def _markers(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """Moving "the" notifications marker, to an id of the owner's notifications: only the actor's own moves."""
+    data = {"notifications[last_read_id]": str(rng.randint(1, 40))}
+    return _api(actor, "api:markers", [], data, OWN, "API move the notifications marker")
+
+
 def _revoke(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
     """Revoking the owner's token with an app of the actor's: refused (it is not that app's token); the owner's
     token must still work afterwards (``test_idor`` checks every token at the end)."""
@@ -192,4 +198,5 @@ API_WRITES: dict[str, Aim] = {
     "api:register": _register,
     "api:revoke_application": _revoke_app,
     "api:update_credentials": _update_credentials,
+    "api:markers": _markers,
 }

@@ -35,6 +35,7 @@ from timelines.selectors.notifications import (
     NotificationGroup,
     get_header_counts,
     get_notifications,
+    get_read_mark,
     get_unread_count,
     group_notifications,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "get_local_timeline",
     "get_muted_users",
     "get_notifications",
+    "get_read_mark",
     "get_related_ids",
     "get_relationship",
     "get_reposters",

@@ -73,12 +73,14 @@ def notify(
     return notified
 
 
-def mark_notifications_read(*, uid: int) -> int:
-    """Mark every notification of ``uid`` as seen (opening the page does this); returns the read mark."""
+def mark_notifications_read(*, uid: int, up_to: int | None = None) -> int:
+    """Mark every notification of ``uid`` as seen (opening the page does this), or with ``up_to`` those up to
+    that id (a client's read marker); returns the read mark, which never moves back."""
     if not store.users.get_user(uid):
         raise exceptions.UnknownUser()
-    mark = store.notifications.mark_read(uid)
-    publish(events.notifications_changed(uid=uid, unread=0))
+    mark = store.notifications.mark_read(uid, up_to or 0)
+    unread = store.notifications.unread(uid) if up_to else 0
+    publish(events.notifications_changed(uid=uid, unread=unread))
     return mark
 
 
