@@ -1,4 +1,5 @@
-"""The client API's routes served by daphne ahead of Django (see ``socialsite.asgi``): its streams."""
+"""The client API's routes served by daphne ahead of Django (see ``socialsite.asgi``): its streams, as
+server-sent events and over the WebSocket."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from django.urls import re_path
 
 from api.public_streams import hashtag, public
 from api.streaming import health, user_stream
+from api.websocket import websocket_stream
 from streaming.flow import keep_raw_send
 
 http_urlpatterns = [
@@ -14,3 +16,5 @@ http_urlpatterns = [
     re_path(r"^api/v1/streaming/public(/local)?/?$", keep_raw_send(public)),
     re_path(r"^api/v1/streaming/hashtag(/local)?/?$", keep_raw_send(hashtag)),
 ]
+
+websocket_urlpatterns = [re_path(r"^api/v1/streaming/?$", websocket_stream)]

@@ -20,6 +20,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs
 from django.urls import re_path  # noqa: E402
 
 from api.routing import http_urlpatterns as api_streaming_http  # noqa: E402
+from api.routing import websocket_urlpatterns as api_websockets  # noqa: E402
 from socialsite.proxies import TrustedProxyMiddleware  # noqa: E402
 from socialsite.security import SecurityHeadersMiddleware  # noqa: E402
 from streaming.flow import keep_raw_send  # noqa: E402
@@ -30,7 +31,10 @@ application = keep_raw_send(
     TrustedProxyMiddleware(
         SecurityHeadersMiddleware(
             ProtocolTypeRouter(
-                {"http": URLRouter([*streaming_http, *api_streaming_http, re_path(r"", django_asgi_app)])}
+                {
+                    "http": URLRouter([*streaming_http, *api_streaming_http, re_path(r"", django_asgi_app)]),
+                    "websocket": URLRouter(api_websockets),
+                }
             ),
         )
     )

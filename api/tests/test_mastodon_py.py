@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import websocket
 from django.conf import settings
 from django.test import Client
 from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, StreamListener
@@ -227,3 +228,36 @@ def test_suspending_an_account_ends_its_streams_at_once(site):
     finally:
         for handle in handles:
             handle.close()
+
+
+def test_mastodon_py_over_the_websocket(site):
+    person("mona")
+    person("nick")
+    mona = log_in(site, "mona", ["read", "write"])
+    nick = log_in(site, "nick", ["read", "write", "follow"])
+    nick.account_follow(mona.me()["id"])
+    home, tagged = Collector(), Collector()
+    before = hub(site)["subscriptions"]
+    handle = nick.stream_open_websocket()
+    try:
+        nick.stream_user(home, websocket_handle=handle)
+        nick.stream_hashtag("redis", tagged, websocket_handle=handle)
+        # The user stream, and the hashtag stream with its watch for the person's suspension.
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] >= before + 3), "the streams never subscribed"
+        posted = mona.status_post("over the socket #Redis")
+        assert testing.wait_until(lambda: [s["id"] for s in home.updates] == [posted["id"]]), home.updates
+        assert testing.wait_until(lambda: [s["id"] for s in tagged.updates] == [posted["id"]]), tagged.updates
+        mona.status_delete(posted["id"])
+        assert testing.wait_until(lambda: home.deletes == [str(posted["id"])]), home.deletes
+        handle.unsubscribe("hashtag", tag="redis")
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] == before + 1), hub(site)
+    finally:
+        handle.close()
+    assert testing.wait_until(lambda: hub(site)["subscriptions"] == before), hub(site)
+
+
+def test_the_websocket_refuses_a_bad_token(site):
+    url = site.replace("http://", "ws://") + "/api/v1/streaming"
+    for headers in ([], ["Authorization: Bearer nope"]):
+        with pytest.raises(websocket.WebSocketBadStatusException):
+            websocket.create_connection(url, header=headers, timeout=testing.WAIT_SECONDS)
