@@ -1,6 +1,7 @@
 """masto.js, the JavaScript client (npm ``masto``, pinned in ``masto_js/package-lock.json``), drives the API on a
 real daphne: a token from the OAuth flow logs it in, it reads the instance and the home timeline, posts,
-favourites, and gets a 404 for a post that does not exist. ``npm ci`` installs it on the first run."""
+favourites, gets a 404 for a post that does not exist, and streams home over the WebSocket. ``npm ci`` installs it
+on the first run."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ def site(django_db_setup: None) -> Iterator[str]:
         **os.environ,
         "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
         "DJANGO_LOG_LEVEL": "WARNING",
+        # The script waits on the hub's counters before it posts what the stream must bring.
+        "STREAMING_HUB_ENDPOINT": "1",
     }
     log_path = Path(settings.VAR_DIR) / "api-masto-js-server.log"
     with testing.daphne(env, probe="/api/v1/instance", log_path=log_path, start_timeout=60) as (url, _process):
@@ -66,3 +69,4 @@ def test_masto_js_logs_in_reads_home_and_posts(site):
     assert result["home"] == [result["posted"]]
     assert result["favourited"] is True
     assert result["missing"] == 404
+    assert result["streamed"] == result["live"]
