@@ -10,6 +10,7 @@ from api.views import (
     accounts,
     applications,
     instance,
+    lists,
     markers,
     notifications,
     oauth,
@@ -82,4 +83,19 @@ urlpatterns = [
     route(r"api/v2/search", search.search, "search"),
     route(r"api/v1/preferences", profile.preferences, "preferences"),
     route(r"api/v1/markers", markers.markers, "markers"),
+    route(r"api/v1/follow_requests", relations.follow_requests, "follow_requests"),
+    route(
+        rf"api/v1/follow_requests/{ID.format('account_id')}/authorize",
+        relations.authorize_follow_request,
+        "authorize_follow_request",
+    ),
+    route(
+        rf"api/v1/follow_requests/{ID.format('account_id')}/reject",
+        relations.reject_follow_request,
+        "reject_follow_request",
+    ),
+    route(r"api/v1/lists", lists.index, "lists"),
+    route(rf"api/v1/lists/{ID.format('list_id')}", lists.detail, "list"),
+    route(rf"api/v1/lists/{ID.format('list_id')}/accounts", lists.members, "list_accounts"),
+    route(rf"api/v1/timelines/list/{ID.format('list_id')}", lists.timeline, "list_timeline"),
 ]

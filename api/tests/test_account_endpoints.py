@@ -7,7 +7,7 @@ import pytest
 from django.test import Client, override_settings
 
 from api.tests.helpers import Api, person, register_app, token_for
-from timelines import selectors
+from timelines import selectors, services
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +140,36 @@ def test_the_sign_up_limit_applies_to_apps():
         "/api/v1/accounts", {"username": "two", "password": "a long enough password 42", "agreement": "1"}
     )
     assert second.status_code == 429
+
+
+def test_follow_requests_are_listed_and_answered(ada):
+    me = ada.get("/api/v1/accounts/verify_credentials").json()["id"]
+    ada.client.patch(
+        "/api/v1/accounts/update_credentials", {"locked": True}, content_type="application/json", headers=ada.headers
+    )
+    for login in ("bob", "carol"):
+        person(login)
+        assert Api(token_for(login)).post(f"/api/v1/accounts/{me}/follow").json()["requested"] is True
+    waiting = ada.get("/api/v1/follow_requests").json()
+    assert [item["username"] for item in waiting] == ["carol", "bob"]
+    bob_id, carol_id = waiting[1]["id"], waiting[0]["id"]
+    assert ada.post(f"/api/v1/follow_requests/{bob_id}/authorize").json()["followed_by"] is True
+    assert ada.post(f"/api/v1/follow_requests/{carol_id}/reject").json()["followed_by"] is False
+    assert ada.get("/api/v1/follow_requests").json() == []
+    assert ada.post(f"/api/v1/follow_requests/{carol_id}/authorize").status_code == 404
+
+
+def test_lists_are_the_persons_own(ada):
+    bob = person("bob")
+    uid = int(ada.get("/api/v1/accounts/verify_credentials").json()["id"])
+    list_id = services.create_user_list(uid=uid, name="Friends")
+    services.follow_user_list(uid=uid, other_uid=bob.uid, list_id=list_id)
+    post = services.post_status(uid=bob.uid, message="to the list")
+    assert ada.get("/api/v1/lists").json() == [
+        {"id": str(list_id), "title": "Friends", "replies_policy": "list", "exclusive": False}
+    ]
+    assert [item["username"] for item in ada.get(f"/api/v1/lists/{list_id}/accounts").json()] == ["bob"]
+    assert [item["id"] for item in ada.get(f"/api/v1/timelines/list/{list_id}").json()] == [str(post)]
+    other = Api(token_for("bob"))
+    for path in (f"/api/v1/lists/{list_id}", f"/api/v1/timelines/list/{list_id}", f"/api/v1/lists/{list_id}/accounts"):
+        assert other.get(path).status_code == 404

@@ -33,7 +33,7 @@ def ids_in(body: Any) -> set[str]:
     return found
 
 
-def reads(people: People, items: Items) -> dict[str, list[str]]:
+def reads(people: People, items: Items, lists: list[int]) -> dict[str, list[str]]:
     """Each API read endpoint, by its URL name, with the paths that aim it at alice's items."""
     alice = people.alice
     posts = [items.bob_post, items.carol_post, items.erin_post, *items.private_ids]
@@ -73,11 +73,21 @@ def reads(people: People, items: Items) -> dict[str, list[str]]:
         "api:markers": ["/api/v1/markers?timeline[]=notifications"],
         "api:favourited_by": [f"/api/v1/statuses/{status_id}/favourited_by" for status_id in posts],
         "api:reblogged_by": [f"/api/v1/statuses/{status_id}/reblogged_by" for status_id in posts],
+        "api:follow_requests": ["/api/v1/follow_requests"],
+        "api:lists": ["/api/v1/lists"],
+        "api:list": [f"/api/v1/lists/{list_id}" for list_id in lists],
+        "api:list_accounts": [f"/api/v1/lists/{list_id}/accounts" for list_id in lists],
+        "api:list_timeline": [f"/api/v1/timelines/list/{list_id}" for list_id in lists],
     }
 
 
 def test_no_api_read_shows_alices_private_items_to_others():
     people = make_people()
+    # Carol keeps a list with alice in it, bob one too (his, with her private posts, which nobody else may read).
+    lists = []
+    for reader in ("carol", "bob"):
+        lists.append(services.create_user_list(uid=people.uids[reader], name="people"))
+        services.follow_user_list(uid=people.uids[reader], other_uid=people.alice, list_id=lists[-1])
     items = alice_speaks(people, *public_posts(people))
     services.like_status(uid=people.bob, status_id=items.post)
     frank = person("frank")
@@ -88,7 +98,7 @@ def test_no_api_read_shows_alices_private_items_to_others():
         "frank": Api(token_for("frank")),
         "anonymous": Api(None),
     }
-    endpoints = reads(people, items)
+    endpoints = reads(people, items, lists)
     # The status and markers endpoints read (GET) and write: the IDOR test lists them with the writes.
     assert set(endpoints) == API_READS | {"api:status", "api:markers"}, "an API read endpoint this test does not try"
     private = {str(status_id) for status_id in items.private_ids}

@@ -49,6 +49,11 @@ API_READS = {
     "api:preferences",
     "api:favourited_by",
     "api:reblogged_by",
+    "api:follow_requests",
+    "api:lists",
+    "api:list",
+    "api:list_accounts",
+    "api:list_timeline",
 }
 
 
@@ -199,4 +204,6 @@ API_WRITES: dict[str, Aim] = {
     "api:revoke_application": _revoke_app,
     "api:update_credentials": _update_credentials,
     "api:markers": _markers,
+    "api:authorize_follow_request": _on_person("authorize_follow_request"),
+    "api:reject_follow_request": _on_person("reject_follow_request"),
 }

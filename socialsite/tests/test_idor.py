@@ -145,7 +145,13 @@ def test_the_api_read_endpoints_refuse_a_post(world: World):
     """The same for the client API's reads, called with a token: a GET answers, a POST is 405."""
     bob = world.people["bob"]
     status_id = own_posts(bob.uid)[0].id
-    values = {"account_id": bob.uid, "status_id": status_id, "name": "redis", "notification_id": 1}
+    values = {
+        "account_id": bob.uid,
+        "status_id": status_id,
+        "name": "redis",
+        "notification_id": 1,
+        "list_id": selectors.get_user_lists(uid=bob.uid)[0].id,
+    }
     carol = world.people["carol"]
     token_of(carol)
     for name in sorted(API_READS):
