@@ -9,6 +9,7 @@ from django.urls import path, re_path
 from api.views import (
     accounts,
     applications,
+    discovery,
     instance,
     lists,
     markers,
@@ -33,6 +34,9 @@ def route(pattern: str, view, name: str):  # type: ignore[no-untyped-def]
 
 urlpatterns = [
     route(r"\.well-known/oauth-authorization-server", oauth.server_metadata, "server_metadata"),
+    route(r"\.well-known/nodeinfo", discovery.nodeinfo_links, "nodeinfo_links"),
+    route(r"nodeinfo/2\.0", discovery.nodeinfo, "nodeinfo"),
+    route(r"\.well-known/webfinger", discovery.webfinger, "webfinger"),
     route(r"oauth/authorize", oauth.authorize, "authorize"),
     path("settings/applications", applications.applications, name="applications"),
     path(

@@ -304,3 +304,17 @@ def test_the_notifications_marker_is_the_sites_read_mark(ada):
     assert back["notifications"]["last_read_id"] == newest
     assert ada.get("/api/v1/notifications/unread_count").json() == {"count": 0}
     assert ada.post("/api/v1/markers", {"notifications[last_read_id]": "x"}).status_code == 422
+
+
+def test_nodeinfo_and_webfinger_describe_the_site_and_its_people(ada):
+    links = Api(None).get("/.well-known/nodeinfo").json()["links"]
+    assert links[0]["href"] == "http://testserver/nodeinfo/2.0"
+    info = Api(None).get("/nodeinfo/2.0").json()
+    assert info["software"]["name"] == "socialsite" and info["usage"]["users"]["total"] == 1
+    found = Api(None).get("/.well-known/webfinger", {"resource": "acct:ada@testserver"})
+    assert found["Content-Type"] == "application/jrd+json"
+    assert found.json()["subject"] == "acct:ada@testserver"
+    assert found.json()["links"][0]["href"] == "http://testserver/@ada"
+    assert Api(None).get("/.well-known/webfinger", {"resource": "acct:nobody"}).status_code == 404
+    assert Api(None).get("/.well-known/webfinger", {"resource": "acct:ada@elsewhere.example"}).status_code == 404
+    assert Api(None).get("/.well-known/webfinger").status_code == 400

@@ -54,6 +54,9 @@ API_READS = {
     "api:list",
     "api:list_accounts",
     "api:list_timeline",
+    "api:nodeinfo_links",
+    "api:nodeinfo",
+    "api:webfinger",
 }
 
 

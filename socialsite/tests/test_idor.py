@@ -160,7 +160,7 @@ def test_the_api_read_endpoints_refuse_a_post(world: World):
         path = reverse(name, kwargs={key: values[key] for key in wanted})
         # verify_app wants an app's token (422 with a person's), a notification may be someone else's (404):
         # answers all the same.
-        answer = carol.client.get(path, {"acct": "bob", "q": "hello"}, headers=bearer(carol))
+        answer = carol.client.get(path, {"acct": "bob", "q": "hello", "resource": "acct:bob"}, headers=bearer(carol))
         assert answer.status_code in (200, 404, 422), path
         assert carol.client.post(path, headers=bearer(carol)).status_code == 405, path
 
