@@ -83,7 +83,11 @@ urlpatterns = [
     route(rf"api/v1/timelines/tag/{ID.format('name')}", timelines.tag, "tag"),
     route(r"api/v1/notifications", notifications.index, "notifications"),
     route(r"api/v1/notifications/unread_count", notifications.unread_count, "unread_count"),
+    route(r"api/v1/notifications/clear", notifications.clear, "clear_notifications"),
     route(rf"api/v1/notifications/{ID.format('notification_id')}", notifications.detail, "notification"),
+    route(
+        rf"api/v1/notifications/{ID.format('notification_id')}/dismiss", notifications.dismiss, "dismiss_notification"
+    ),
     route(r"api/v2/search", search.search, "search"),
     route(r"api/v1/preferences", profile.preferences, "preferences"),
     route(r"api/v1/markers", markers.markers, "markers"),

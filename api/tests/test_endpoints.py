@@ -318,3 +318,19 @@ def test_nodeinfo_and_webfinger_describe_the_site_and_its_people(ada):
     assert Api(None).get("/.well-known/webfinger", {"resource": "acct:nobody"}).status_code == 404
     assert Api(None).get("/.well-known/webfinger", {"resource": "acct:ada@elsewhere.example"}).status_code == 404
     assert Api(None).get("/.well-known/webfinger").status_code == 400
+
+
+def test_dismissing_and_clearing_notifications(ada):
+    ada_id = ada.get("/api/v1/accounts/verify_credentials").json()["id"]
+    for login in ("bob", "carol", "dave"):
+        person(login)
+        Api(token_for(login)).post(f"/api/v1/accounts/{ada_id}/follow")
+    _, middle, _ = [item["id"] for item in ada.get("/api/v1/notifications").json()]
+    bob = Api(token_for("bob"))
+    assert bob.post(f"/api/v1/notifications/{middle}/dismiss").status_code == 404  # not in bob's feed
+    assert ada.post(f"/api/v1/notifications/{middle}/dismiss").json() == {}
+    assert middle not in [item["id"] for item in ada.get("/api/v1/notifications").json()]
+    assert ada.get("/api/v1/notifications/unread_count").json() == {"count": 2}
+    assert ada.post("/api/v1/notifications/clear").json() == {}
+    assert ada.get("/api/v1/notifications").json() == []
+    assert ada.get("/api/v1/notifications/unread_count").json() == {"count": 0}

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 
 from api.entities.notifications import TYPES, notifications
 from api.http import endpoint, id_param, limit_param, list_param, not_found, paginated, parse_id
-from timelines import exceptions, selectors
+from timelines import exceptions, selectors, services
 
 
 @endpoint("GET", scopes={"GET": "read:notifications"})
@@ -48,3 +48,17 @@ def detail(request: HttpRequest, notification_id: str) -> Any:
 def unread_count(request: HttpRequest) -> Any:
     """How many notifications the person has not seen: the site's own count, the header's."""
     return {"count": selectors.get_unread_count(uid=request.viewer_uid)}  # type: ignore[attr-defined]
+
+
+@endpoint("POST", scopes={"POST": "write:notifications"})
+def dismiss(request: HttpRequest, notification_id: str) -> Any:
+    """Only the token's person's own notification can go: an id of someone else's is simply not in their feed."""
+    if not services.dismiss_notification(uid=request.viewer_uid, notification_id=parse_id(notification_id)):  # type: ignore[attr-defined]
+        raise not_found()
+    return {}
+
+
+@endpoint("POST", scopes={"POST": "write:notifications"})
+def clear(request: HttpRequest) -> Any:
+    services.clear_notifications(uid=request.viewer_uid)  # type: ignore[attr-defined]
+    return {}

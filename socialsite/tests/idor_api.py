@@ -15,6 +15,7 @@ from api import oauth
 from api.models import AccessToken
 from socialsite.tests.idor_attempts import HIDDEN, OWN, REFUSED, Aim, Attempt, a_post, visible
 from socialsite.tests.idor_world import Person, World
+from timelines import selectors
 
 RECORD_NOT_FOUND = "Record not found"
 SCOPES = ("read", "write", "follow")
@@ -156,6 +157,13 @@ def _markers(rng: random.Random, world: World, actor: Person, owner: Person) -> 
     return _api(actor, "api:markers", [], data, OWN, "API move the notifications marker")
 
 
+def _dismiss(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """Dismissing one of the owner's notifications by its id: not in the actor's feed, so nothing of theirs goes."""
+    ids = [item.id for item in selectors.get_notifications(uid=owner.uid)]
+    target = rng.choice(ids) if ids else 1
+    return _api(actor, "api:dismiss_notification", [target], {}, OWN, f"API dismiss notification {target}")
+
+
 def _revoke(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
     """Revoking the owner's token with an app of the actor's: refused (it is not that app's token); the owner's
     token must still work afterwards (``test_idor`` checks every token at the end)."""
@@ -207,6 +215,8 @@ API_WRITES: dict[str, Aim] = {
     "api:revoke_application": _revoke_app,
     "api:update_credentials": _update_credentials,
     "api:markers": _markers,
+    "api:dismiss_notification": _dismiss,
+    "api:clear_notifications": _plain("api:clear_notifications", {}, "API clear notifications"),
     "api:authorize_follow_request": _on_person("authorize_follow_request"),
     "api:reject_follow_request": _on_person("reject_follow_request"),
 }

@@ -84,6 +84,26 @@ def mark_notifications_read(*, uid: int, up_to: int | None = None) -> int:
     return mark
 
 
+def dismiss_notification(*, uid: int, notification_id: int) -> bool:
+    """Remove one of ``uid``'s notifications (a client's "dismiss"); True if it was there. Raises
+    ``UnknownUser``."""
+    return _remove(uid, notification_id) > 0
+
+
+def clear_notifications(*, uid: int) -> int:
+    """Remove all of ``uid``'s notifications; how many there were. The read mark stays. Raises ``UnknownUser``."""
+    return _remove(uid, 0)
+
+
+def _remove(uid: int, notification_id: int) -> int:
+    if not store.users.get_user(uid):
+        raise exceptions.UnknownUser()
+    removed = store.notifications.remove_by_id(uid, notification_id)
+    if removed:
+        publish(events.notifications_changed(uid=uid, unread=store.notifications.unread(uid)))
+    return removed
+
+
 def forget_status(*, uids: Iterable[int], status_id: int) -> None:
     """Remove the notifications about deleted ``status_id`` from the feeds of ``uids`` (its author, the people
     it mentioned or answered) and tell their pages the new unread count. O(MAX_NOTIFICATIONS) per feed."""
