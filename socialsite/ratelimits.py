@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import ipaddress
 import math
 import re
 import time
@@ -49,6 +48,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from socialsite.proxies import counted_address
 
 # What the limiter reads the time from; the tests replace it to move to the next window without waiting.
 clock: Callable[[], float] = time.time
@@ -131,14 +132,7 @@ def parse_rate(rate: str, *, setting: str = "rate") -> tuple[int, int]:
 def client_ip(request: HttpRequest) -> str:
     """The client's address as the limits count it: an IPv6 client by its /64, which one machine usually has
     whole. ``REMOTE_ADDR`` is the peer, or the client a trusted proxy named (``socialsite.proxies``)."""
-    raw = request.META.get("REMOTE_ADDR") or ""
-    try:
-        address = ipaddress.ip_address(raw)
-    except ValueError:
-        return raw or "unknown"
-    if address.version == 6:
-        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
-    return str(address)
+    return counted_address(request.META.get("REMOTE_ADDR") or "")
 
 
 def _value(request: HttpRequest, per: Per) -> str:

@@ -185,6 +185,10 @@ STREAMING_CLOSE_GRACE_SECONDS = float(os.environ.get("STREAMING_CLOSE_GRACE_SECO
 # How many streams one client identifier may hold open at once, across every server process (Twitter allowed
 # one); a third gets 420 with a JSON error.
 STREAMING_MAX_CONNECTIONS = int(os.environ.get("STREAMING_MAX_CONNECTIONS", "2"))
+# How many API streams and live pages one client address (an IPv6 client by its /64) may hold open at once,
+# across every server process, whatever identifiers it makes up: one more gets 420 (API) or 429 (page). Enough for
+# a household or an office behind one address; 0 turns the limit off (load tests from one machine).
+STREAMING_MAX_CONNECTIONS_PER_ADDRESS = env_int("STREAMING_MAX_CONNECTIONS_PER_ADDRESS", 100)
 # GET /statuses/hub.json: the process's hub counters (subscriptions, events, cut-offs); for debugging only, so
 # off unless asked for (not even with DEBUG: it tells anyone how busy the server is).
 STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", False)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from socialsite.web_processes import ASGI_APPLICATION
+
 # How long a test waits for a condition it checks (a page showing a post, an event arriving, a job finishing)
 # before it fails. Generous: ``bin/test`` runs two suites side by side on two cores, so the machine is always
 # busy, and a passing test waits only as long as its condition takes. ``SOCIALSITE_TEST_WAIT_SECONDS``
@@ -85,7 +87,7 @@ def daphne(
     with contextlib.ExitStack() as stack:
         log = stack.enter_context(log_path.open("wb")) if log_path else subprocess.DEVNULL
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "socialsite.asgi:application"],
+            [sys.executable, "-m", "socialsite.http_server", "-b", "127.0.0.1", "-p", str(port), ASGI_APPLICATION],
             env=env,
             cwd=settings.BASE_DIR,
             stdout=log,

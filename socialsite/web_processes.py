@@ -93,7 +93,8 @@ class WebProcesses:
         fd = self.sock.fileno()
         # No --proxy-headers: daphne would believe X-Forwarded-For from anyone. socialsite.proxies reads it
         # from DJANGO_TRUSTED_PROXIES only.
-        return [sys.executable, "-m", "daphne", "--fd", str(fd), ASGI_APPLICATION]
+        # daphne's own command line, with the site's answers to overlong request heads (socialsite.http_server).
+        return [sys.executable, "-m", "socialsite.http_server", "--fd", str(fd), ASGI_APPLICATION]
 
     def _spawn(self) -> subprocess.Popen[bytes]:
         return subprocess.Popen(

@@ -33,6 +33,8 @@ SERVER_ENV = {
     "STREAMING_SEND_BUFFER_BYTES": "32768",
     "STREAMING_CLOSE_GRACE_SECONDS": "5",
     "STREAMING_HUB_ENDPOINT": "1",
+    # Every test client comes from 127.0.0.1; the load tests hold 200 streams at once.
+    "STREAMING_MAX_CONNECTIONS_PER_ADDRESS": "1000",
 }
 
 
