@@ -13,7 +13,7 @@ from django.utils.text import Truncator
 
 from accounts import exceptions as report_exceptions
 from accounts import limits as report_limits
-from accounts import reports
+from accounts import logins, reports
 from accounts.models import Report, User
 from timelines import exceptions, limits, validation
 from timelines.records import Status
@@ -35,7 +35,7 @@ class LoginForm(AuthenticationForm):
         username = self.cleaned_data.get("username")
         password = self.cleaned_data.get("password")
         if username and password:
-            account = User.objects.filter(username__iexact=username).first()
+            account = logins.find_account(username)
             if account is not None and not account.is_active and account.check_password(password):
                 return ValidationError(self.error_messages["inactive"], code="inactive")
         return super().get_invalid_login_error()
@@ -64,11 +64,15 @@ class SignUpForm(forms.Form):
     )
 
     def clean_username(self) -> str:
+        # Taken first: a login that logs in to an existing account (a fullwidth "bob" is bob to the log-in
+        # form) is that account's, whatever else is wrong with it.
+        if logins.find_account(self.cleaned_data["username"]) is not None:
+            raise forms.ValidationError(exceptions.LOGIN_TAKEN)
         try:
             login = validation.clean_login(self.cleaned_data["username"])
         except exceptions.InvalidLogin as error:
             raise forms.ValidationError(error.message) from None
-        if User.objects.filter(username__iexact=login).exists():
+        if logins.find_account(login) is not None:
             raise forms.ValidationError(exceptions.LOGIN_TAKEN)
         return login
 

@@ -50,6 +50,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from socialsite import logins
+
 # What the limiter reads the time from; the tests replace it to move to the next window without waiting.
 clock: Callable[[], float] = time.time
 
@@ -143,8 +145,10 @@ def client_ip(request: HttpRequest) -> str:
 
 def _value(request: HttpRequest, per: Per) -> str:
     if per == "login":
-        # Log-in ignores case ("Alice" is "alice"), so the counter does too.
-        return "login:" + str(request.POST.get("username", "")).strip().lower()[:200]
+        # Exactly the form log-in finds the account by (case, spaces and NFKC spellings such as a fullwidth
+        # "alice" are one account, so one counter), keyed on the whole field: the form strips before it bounds
+        # the length.
+        return "login:" + logins.login_key(request.POST.get("username", ""))
     if per == "user" and request.user.is_authenticated:
         # Who is counted, hashed into a Django cache key by the limiter (never a key of the social data).
         return f"account:{request.user.pk}"
