@@ -1,4 +1,5 @@
-"""Sign-up, log-in and report forms: they check what a person typed; the rules themselves live in the services."""
+"""Sign-up, log-in, password change and report forms: they check what a person typed (every field bounded in
+length before anything queries it); the rules themselves live in the services."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.utils.text import Truncator
 
 from accounts import exceptions as report_exceptions
@@ -22,6 +24,12 @@ from timelines.records import Status
 REPORT_CHOICE_LENGTH = 140
 
 
+def _bound(field: forms.Field, max_length: int) -> None:
+    """Give a field built without one a length limit, checked like ``CharField(max_length=...)``'s."""
+    field.max_length = max_length  # type: ignore[attr-defined]
+    field.validators.append(MaxLengthValidator(max_length))
+
+
 class LoginForm(AuthenticationForm):
     """Django's log-in form, which tells a suspended person why they cannot log in.
 
@@ -30,6 +38,14 @@ class LoginForm(AuthenticationForm):
     tells nothing to someone who does not hold the password)."""
 
     error_messages = {**AuthenticationForm.error_messages, "inactive": report_exceptions.ACCOUNT_SUSPENDED}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Django sets the username's max_length after the field was built, so it reaches only the widget; the
+        # validators bound both fields before authentication queries anything (a megabyte of login was a 500 on
+        # SQLite: "LIKE or GLOB pattern too complex").
+        _bound(self.fields["username"], self.fields["username"].max_length or 150)
+        _bound(self.fields["password"], report_limits.MAX_PASSWORD_LENGTH)
 
     def get_invalid_login_error(self) -> ValidationError:
         username = self.cleaned_data.get("username")
@@ -54,11 +70,15 @@ class SignUpForm(forms.Form):
         label="Display name", max_length=limits.MAX_NAME_LENGTH, widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
     email = forms.EmailField(
-        label="E-mail (optional)", required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+        label="E-mail (optional)",
+        required=False,
+        max_length=report_limits.MAX_EMAIL_LENGTH,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password1 = forms.CharField(
         label="Password",
         strip=False,
+        max_length=report_limits.MAX_PASSWORD_LENGTH,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validation.password_validators_help_text_html(),
     )
@@ -92,6 +112,15 @@ class SignUpForm(forms.Form):
             except forms.ValidationError as error:
                 self.add_error("password1", error)
         return cleaned
+
+
+class BoundedPasswordChangeForm(PasswordChangeForm):
+    """Django's password change form, with its three fields bounded before the hasher and validators see them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("old_password", "new_password1", "new_password2"):
+            _bound(self.fields[name], report_limits.MAX_PASSWORD_LENGTH)
 
 
 class ReportForm(forms.Form):
