@@ -92,3 +92,23 @@ def test_an_account_is_found_only_by_its_own_key():
     # Postgres' UPPER() folds the dotless i (U+0131) to I: the lookup must not stretch a key to another account.
     sign_up(login="bib", name="Bib", password=PASSWORD)
     assert logins.find_account("b\u0131b") is None
+
+
+def test_the_admin_log_in_is_the_sites_so_its_limit_holds_there_too():
+    """Django's admin had its own log-in form, without the failed-log-in limit: after five wrong passwords at
+    /accounts/login/, the right one still logged a staff member in at /admin/login/."""
+    User.objects.create_superuser(username="root", password=PASSWORD)
+    for n in range(5):
+        assert log_in("root", "wrong password", ip=f"10.0.4.{n + 1}").response.status_code == 400
+    client = Client(REMOTE_ADDR="10.0.5.1")
+    response = client.post("/admin/login/?next=/admin/", {"username": "root", "password": PASSWORD})
+    assert logged_in_as(client) is None
+    assert response.status_code == 302 and response["Location"] == "/accounts/login/?next=/admin/"
+    assert client.get("/admin/login/", {"next": "//evil.example"})["Location"] == "/accounts/login/?next=/admin/"
+
+
+def test_a_member_without_admin_access_is_told_so_not_sent_round_the_log_in_pages(client):
+    sign_up(login="amy", name="Amy", password=PASSWORD)
+    client.login(username="amy", password=PASSWORD)
+    assert client.get("/admin/")["Location"].startswith("/admin/login/")
+    assert client.get("/admin/login/?next=/admin/").status_code == 403
