@@ -1,7 +1,8 @@
 """Rate limits: counters in the Django cache (django-redis on ``REDIS_URL``), never in the social data.
 
 Each limit has a name, a rate read from its setting (``"5/15m"``: 5 per 15 minutes; ``s``, ``m``, ``h``, ``d``)
-and what it counts per (the client IP, the logged-in account, or the login typed into the log-in form):
+and what it counts per (the client IP, the logged-in account, or the login typed into the log-in form, in the
+form log-in compares it: ``socialsite.logins.login_key``):
 
 ========  =======================================  ========  ==========================================
 name      setting (default)                        per       counted by
