@@ -1,7 +1,8 @@
 """Rate limits: counters in the Django cache (django-redis on ``REDIS_URL``), never in the social data.
 
 Each limit has a name, a rate read from its setting (``"5/15m"``: 5 per 15 minutes; ``s``, ``m``, ``h``, ``d``)
-and what it counts per (the client IP, the logged-in account, or the login typed into the log-in form):
+and what it counts per (the client IP, the logged-in account, or the login typed into the log-in form, in the
+form log-in compares it: ``socialsite.logins.login_key``):
 
 ========  =======================================  ========  ==========================================
 name      setting (default)                        per       counted by
@@ -49,6 +50,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from socialsite import logins
 from socialsite.proxies import counted_address
 
 # What the limiter reads the time from; the tests replace it to move to the next window without waiting.
@@ -137,8 +139,10 @@ def client_ip(request: HttpRequest) -> str:
 
 def _value(request: HttpRequest, per: Per) -> str:
     if per == "login":
-        # Log-in ignores case ("Alice" is "alice"), so the counter does too.
-        return "login:" + str(request.POST.get("username", "")).strip().lower()[:200]
+        # Exactly the form log-in finds the account by (case, spaces and NFKC spellings such as a fullwidth
+        # "alice" are one account, so one counter), keyed on the whole field: the form strips before it bounds
+        # the length.
+        return "login:" + logins.login_key(request.POST.get("username", ""))
     if per == "user" and request.user.is_authenticated:
         # Who is counted, hashed into a Django cache key by the limiter (never a key of the social data).
         return f"account:{request.user.pk}"

@@ -19,16 +19,6 @@ from timelines.services.users import require_user
 from timelines.services.visibility import status_to_act_on
 
 
-def _original(status_id: int) -> dict[str, str]:
-    """The stored hash of the status to repost: the original when ``status_id`` is itself a repost."""
-    fields = store.statuses.get_status(status_id) if isinstance(status_id, int) and status_id > 0 else {}
-    if fields.get("repost_of"):
-        fields = store.statuses.get_status(int(fields["repost_of"]))
-    if not fields:
-        raise exceptions.StatusNotFound()
-    return fields
-
-
 def repost_status(*, uid: int, status_id: int) -> bool:
     """Repost ``status_id`` (or the original it reposts) as ``uid``; True if that made a new repost, False if
     ``uid`` had already reposted it. Raises ``UnknownUser``, ``StatusNotFound`` (missing or deleted) or
@@ -78,11 +68,10 @@ def repost_status(*, uid: int, status_id: int) -> bool:
 
 def undo_repost(*, uid: int, status_id: int) -> bool:
     """Undo ``uid``'s repost of ``status_id`` (the original, or the repost itself); True if there was one.
-    The repost leaves every home it reached, unless they get the post some other way."""
-    try:
-        original_id = int(_original(status_id)["id"])
-    except exceptions.StatusNotFound:
-        original_id = status_id  # the original is gone: its deletion removes the reposts anyway
+    The repost leaves every home it reached, unless they get the post some other way. Raises ``StatusNotFound``
+    when the post is missing (its deletion removes the reposts anyway) or ``uid`` may not see it, as
+    ``repost_status`` does, so both answer alike for a hidden post."""
+    original_id = int(status_to_act_on(uid=uid, status_id=status_id)["id"])
     repost_id = store.reposts.repost_of_user(uid, original_id)
     if repost_id is None:
         return False
