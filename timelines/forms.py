@@ -98,8 +98,9 @@ class ProfileForm(forms.Form):
     def clean(self) -> dict:
         cleaned = super().clean() or {}
         chosen = cleaned.get("default_visibility")
-        if chosen:
-            # Judged with the privacy this same form asks for, which is saved first.
+        if chosen and "default_visibility" in self.changed_data:
+            # Judged with the privacy this same form asks for, which is saved first. A default left as it was
+            # is kept, unused while the account is private (it then starts on "Followers only").
             try:
                 visibility.check(chosen, account_private=bool(cleaned.get("private")))
             except exceptions.InvalidVisibility as error:

@@ -100,12 +100,12 @@ def test_the_default_post_visibility_setting():
     form = {"name": "Alice", "bio": "", "default_visibility": "unlisted"}
     assert client.post("/settings/profile", form).status_code == 302
     assert selectors.get_user(uid=uid).default_visibility == "unlisted"
-    response = client.post("/settings/profile", {**form, "private": "on"})
-    assert response.status_code == 400
-    assert exceptions.PRIVATE_ACCOUNT_VISIBILITY in response.content.decode()
-    assert not selectors.get_user(uid=uid).private  # nothing saved
     direct = {**form, "private": "on", "default_visibility": "direct"}
     assert client.post("/settings/profile", direct).status_code == 302
+    # A private account cannot pick a wider default.
+    response = client.post("/settings/profile", {**direct, "default_visibility": "unlisted"})
+    assert response.status_code == 400
+    assert exceptions.PRIVATE_ACCOUNT_VISIBILITY in response.content.decode()
     assert selectors.get_user(uid=uid).default_visibility == "direct"
 
 
@@ -148,3 +148,16 @@ def test_posting_in_place_keeps_the_menu_on_the_accounts_default():
     assert label_of(html, selectors.get_status_messages(uid=uid)[0].status.id) == "Followers only"
     refused = client.post("/compose", {"message": "hello nobody", "visibility": "direct"}, HTTP_HX_REQUEST="true")
     assert refused.status_code == 400 and menu(refused.content.decode())[1] == "Mentioned people only"
+
+
+def test_turning_private_keeps_the_default_shown_and_starts_on_followers_only():
+    client, uid = logged_in("alice")
+    form = {"name": "Alice", "bio": "", "default_visibility": "public", "private": "on"}
+    assert client.post("/settings/profile", form).status_code == 302
+    me = selectors.get_user(uid=uid)
+    assert me.private and me.default_visibility == "private"
+    assert menu(client.get("/").content.decode()) == (["Followers only", "Mentioned people only"], "Followers only")
+    # Public again: the account's own choice is back.
+    services.update_profile(uid=uid, default_visibility="direct")
+    services.set_private(uid=uid, private=False)
+    assert selectors.get_user(uid=uid).default_visibility == "direct"

@@ -20,11 +20,10 @@ TEMPLATE = "timelines/settings_profile.html"
 def edit(request: HttpRequest) -> HttpResponse:
     uid = request.user.uid
     me = selectors.get_user(uid=uid)
+    initial = {"name": me.name, "bio": me.bio, "private": me.private, "default_visibility": me.default_visibility}
     if request.method != "POST":
-        initial = {"name": me.name, "bio": me.bio, "private": me.private, "default_visibility": me.default_visibility}
-        form = ProfileForm(initial=initial)
-        return render(request, TEMPLATE, {"form": form, "me": me})
-    form = ProfileForm(request.POST)
+        return render(request, TEMPLATE, {"form": ProfileForm(initial=initial), "me": me})
+    form = ProfileForm(request.POST, initial=initial)
     if form.is_valid():
         try:
             # The privacy first: which default visibilities the account may choose depends on it.
@@ -34,7 +33,12 @@ def edit(request: HttpRequest) -> HttpResponse:
                 uid=uid,
                 name=form.cleaned_data["name"],
                 bio=form.cleaned_data["bio"],
-                default_visibility=form.cleaned_data["default_visibility"] or None,
+                # Only a changed default is saved: the one shown stays valid whatever the privacy.
+                default_visibility=(
+                    form.cleaned_data["default_visibility"] or None
+                    if "default_visibility" in form.changed_data
+                    else None
+                ),
             )
         except exceptions.InvalidName as error:
             form.add_error("name", error.message)
