@@ -206,10 +206,28 @@ def test_the_public_streams_get_public_posts_only_as_the_event_says(alice, bob):
     }
 
 
-def test_a_follow_copies_unlisted_and_followers_posts_but_not_direct_ones(alice, bob, carol):
+def test_a_follow_copies_what_delivery_would_have_brought(alice, bob, carol):
+    """A new follower's home gets what it would have had, had they followed before: a direct post only when
+    it mentions them."""
     posts = {level: services.post_status(uid=alice, message=f"{level} @bob", visibility=level) for level in LEVELS}
     services.follow_user(uid=bob, other_uid=alice)
-    assert shown_levels(posts, ids(selectors.get_status_messages(uid=bob))) == {"public", "unlisted", "private"}
+    services.follow_user(uid=carol, other_uid=alice)
+    assert shown_levels(posts, ids(selectors.get_status_messages(uid=bob))) == set(LEVELS)
+    assert shown_levels(posts, ids(selectors.get_status_messages(uid=carol))) == {"public", "unlisted", "private"}
+
+
+def test_a_rebuild_keeps_each_home_and_list_as_delivery_made_it(world):
+    people, lists, posts = world
+    before = {
+        reader: shown_levels(posts, ids(selectors.get_status_messages(uid=people[reader])))
+        for reader in ("alice", "bob", "erin")
+    }
+    for reader in ("alice", "bob", "erin"):
+        services.rebuild_timeline(uid=people[reader])
+        assert shown_levels(posts, ids(selectors.get_status_messages(uid=people[reader]))) == before[reader], reader
+    services.rebuild_timeline(list_id=lists["erin"])
+    entries = selectors.get_list_status_messages(list_id=lists["erin"], viewer_uid=people["erin"])
+    assert shown_levels(posts, ids(entries)) == {"public", "unlisted", "private"}  # never a direct post
 
 
 def test_only_public_and_unlisted_posts_can_be_reposted(world):
