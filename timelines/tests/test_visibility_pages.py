@@ -161,3 +161,13 @@ def test_turning_private_keeps_the_default_shown_and_starts_on_followers_only():
     services.update_profile(uid=uid, default_visibility="direct")
     services.set_private(uid=uid, private=False)
     assert selectors.get_user(uid=uid).default_visibility == "direct"
+
+
+def test_a_reply_to_a_direct_post_names_everyone_it_reached():
+    _, alice = logged_in("alice")
+    bob_client, _ = logged_in("bob")
+    logged_in("carol")
+    secret = services.post_status(uid=alice, message="@bob @carol a plan", visibility="direct")
+    box = bob_client.get(f"/@alice/{secret}/reply").content.decode()
+    assert re.search(r"<textarea[^>]*>@alice @carol </textarea>", box)
+    assert menu(box) == (["Mentioned people only"], "Mentioned people only")

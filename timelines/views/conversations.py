@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from socialsite import ratelimits
-from timelines import exceptions, limits, selectors, services
+from timelines import exceptions, limits, selectors, services, visibility
 from timelines.forms import ReplyForm
 from timelines.records import Status
 from timelines.templatetags.timeline_format import status_url
@@ -37,7 +37,14 @@ def _status_of(login: str, status_id: int | str, *, actor: int | None = None) ->
 
 
 def _prefill(status: Status, viewer: int | None) -> str:
-    return "" if viewer == status.uid else f"@{status.login} "
+    """The reply box's first words: the author answered, and for a post to mentioned people only everyone else
+    it mentions, since the reply reaches only the people it names."""
+    logins = [] if viewer == status.uid else [status.login]
+    if status.visibility == visibility.DIRECT:
+        for uid, login in zip(status.mentions, status.mention_logins, strict=True):
+            if uid not in (viewer, status.uid) and login not in logins:
+                logins.append(login)
+    return "".join(f"@{login} " for login in logins)
 
 
 @require_safe
