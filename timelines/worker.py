@@ -21,6 +21,9 @@ interval is 60 to 80 seconds. Here that grace is ``INTERMEDIATE_GRACE_SECONDS``,
 one or two passes (10 to 20 seconds). A live worker keeps a job in that state only for the few milliseconds
 between the BLMOVE and the pipeline that registers it as started, and only a job still marked queued is
 touched, so the shorter grace cannot take a job from a worker that is running it.
+
+Jobs are read as JSON only (``timelines.queue.SERIALIZER``), never unpickled; a payload that is not JSON fails
+that one job.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from rq.queue import Queue
 from rq.registry import clean_registries
 from rq.utils import now
 from rq.worker import WorkerStatus
+
+from timelines.queue import SERIALIZER
 
 JOB_MONITORING_INTERVAL = 5
 HEARTBEAT_GRACE_SECONDS = 10
@@ -83,6 +88,9 @@ class PromptIntermediateQueue(IntermediateQueue):
 
 class Worker(rq.SimpleWorker):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # JSON whatever the command line says (django-rq's ``--serializer`` defaults to pickle): a worker that
+        # unpickled jobs would run any code a payload planted in Redis names.
+        kwargs["serializer"] = SERIALIZER
         kwargs.setdefault("job_monitoring_interval", JOB_MONITORING_INTERVAL)
         kwargs.setdefault("maintenance_interval", MAINTENANCE_INTERVAL)
         super().__init__(*args, **kwargs)
