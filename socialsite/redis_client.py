@@ -174,6 +174,22 @@ def primaries() -> list[redis.Redis]:
     return [client]
 
 
+def unreachable() -> dict[str, str]:
+    """The site's Redis servers that do not answer a PING now, each with the error: ``redis`` (``REDIS_URL``:
+    jobs, cache, and the social data without a cluster) and ``redis_cluster`` (the social data on a cluster).
+    Empty when all answer. For the health probe: one round trip per server."""
+    servers: dict[str, Any] = {"redis": get_job_redis}
+    if is_cluster():
+        servers["redis_cluster"] = get_redis
+    down = {}
+    for name, client in servers.items():
+        try:
+            client().ping()
+        except UNAVAILABLE_ERRORS as error:
+            down[name] = f"{type(error).__name__}: {error}"
+    return down
+
+
 def reset() -> None:
     """Forget the cached clients (tests that point the site at another server call this)."""
     with _lock:
