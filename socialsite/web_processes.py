@@ -13,22 +13,21 @@ and no second dependency to keep patched. Each process has its own Redis subscri
 
 The parent keeps the socket open for as long as it runs, so a process that dies is replaced on the same socket
 without refusing a single connection: the others go on accepting meanwhile. Each process gets SIGTERM when the
-parent dies, even by SIGKILL (Linux's ``PR_SET_PDEATHSIG``), so no orphan keeps the port.
+parent dies, even by SIGKILL (``socialsite.orphans``), so no orphan keeps the port.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 
 from django.conf import settings
+
+from socialsite import orphans
 
 ASGI_APPLICATION = "socialsite.asgi:application"
 # Connections the kernel queues for the processes to accept; the default of 50 would refuse a burst of
@@ -38,7 +37,6 @@ LISTEN_BACKLOG = 1024
 # import error): restarting them would only loop, so ``serve`` stops instead.
 MAX_RESTARTS = 5
 RESTART_WINDOW_SECONDS = 30.0
-_PR_SET_PDEATHSIG = 1
 
 
 class WebProcessFailed(RuntimeError):
@@ -60,21 +58,6 @@ def listen(host: str, port: int) -> socket.socket:
     sock.listen(LISTEN_BACKLOG)
     sock.set_inheritable(True)
     return sock
-
-
-def _die_with_parent() -> Callable[[], None] | None:
-    """A ``preexec_fn`` that asks Linux to SIGTERM the child when its parent dies; None elsewhere."""
-    if not sys.platform.startswith("linux"):
-        return None
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-    parent = os.getpid()
-
-    def preexec() -> None:
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
-
-    return preexec
 
 
 class WebProcesses:
@@ -102,7 +85,7 @@ class WebProcesses:
             env=self.env,
             # Its own session: Ctrl-C reaches ``serve`` only, which then stops the processes in order.
             start_new_session=True,
-            preexec_fn=_die_with_parent(),  # no threads run in ``serve`` yet
+            preexec_fn=orphans.preexec_die_with_parent(),  # no threads run in ``serve`` yet
         )
 
     def start(self) -> None:
