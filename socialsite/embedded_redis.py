@@ -269,13 +269,13 @@ def stop(directory: Path, timeout: float = 10.0) -> bool:
         client.close()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if server_pid is None or not _process_alive(server_pid):
+        if server_pid is None or not process_alive(server_pid):
             return True
         time.sleep(0.02)
     return True
 
 
-def _process_alive(process_id: int) -> bool:
+def process_alive(process_id: int) -> bool:
     try:
         os.kill(process_id, 0)
     except ProcessLookupError:

@@ -58,6 +58,7 @@ INTERMEDIATE_GRACE_SECONDS = 5
 # RQ holds its maintenance lock for 899 s; a worker killed during maintenance would stall everyone's
 # maintenance that long. A pass takes milliseconds, so a minute is ample and bounds that stall.
 MAINTENANCE_LOCK_SECONDS = 60
+MAX_RECONNECT_WAIT_SECONDS = 4.0
 
 _DONE = frozenset({JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED})
 
@@ -109,6 +110,10 @@ class Scheduler(RQScheduler):
 
 
 class Worker(rq.SimpleWorker):
+    # RQ doubles its wait between reconnections up to a minute, so a worker could sleep through most of a minute
+    # after Redis came back (``serve`` restarts a killed Redis within a second): retry every few seconds instead.
+    max_connection_wait_time = MAX_RECONNECT_WAIT_SECONDS
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # JSON whatever the command line says (django-rq's ``--serializer`` defaults to pickle): a worker that
         # unpickled jobs would run any code a payload planted in Redis names.
