@@ -168,7 +168,12 @@ CACHES = {
         "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "cache",
-        "OPTIONS": {"CLIENT_CLASS": "django_redis.client.DefaultClient"},
+        # JSON, not django-redis' default pickle: a value read back is never code to run (the cache holds only
+        # rate-limit counters).
+        "OPTIONS": {
+            "CLIENT_CLASS": "django_redis.client.DefaultClient",
+            "SERIALIZER": "django_redis.serializers.json.JSONSerializer",
+        },
     }
 }
 
