@@ -227,13 +227,16 @@ def ensure_running(directory: Path) -> str:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if _ping(sock):
             return socket_url(directory)
-        config = directory / "redis.conf"
-        config.write_text(_config(directory))
-        result = subprocess.run(
-            [redis_server_binary(), str(config)], capture_output=True, text=True, cwd=directory, check=False
-        )
-        if result.returncode != 0:
-            raise EmbeddedRedisError(f"redis-server failed to start: {result.stdout}{result.stderr}".strip())
+        # A server that runs but does not answer yet (loading a large append-only file, or stopped) is waited for:
+        # a second one would take over the socket and write the same files.
+        if not _server_running(directory):
+            config = directory / "redis.conf"
+            config.write_text(_config(directory))
+            result = subprocess.run(
+                [redis_server_binary(), str(config)], capture_output=True, text=True, cwd=directory, check=False
+            )
+            if result.returncode != 0:
+                raise EmbeddedRedisError(f"redis-server failed to start: {result.stdout}{result.stderr}".strip())
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
             if _ping(sock):
@@ -242,6 +245,18 @@ def ensure_running(directory: Path) -> str:
     log = directory / "redis.log"
     tail = log.read_text()[-2000:] if log.exists() else ""
     raise EmbeddedRedisError(f"The embedded Redis did not answer on {sock} within {START_TIMEOUT_SECONDS}s.\n{tail}")
+
+
+def _server_running(directory: Path) -> bool:
+    """Whether the pid file names a live redis-server (not another process that reused a stale file's pid)."""
+    server_pid = pid(directory)
+    if server_pid is None or not process_alive(server_pid):
+        return False
+    try:
+        with open(f"/proc/{server_pid}/cmdline", "rb") as cmdline:
+            return b"redis-server" in cmdline.read()
+    except OSError:
+        return True  # no /proc (not Linux): trust the pid file
 
 
 def pid(directory: Path) -> int | None:

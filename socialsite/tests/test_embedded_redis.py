@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -202,3 +203,21 @@ def test_a_web_process_refuses_a_socket_in_a_directory_others_may_enter(tmp_path
     finally:
         fake.close()
         redis_client.reset()
+
+
+def test_a_server_that_runs_but_does_not_answer_yet_is_waited_for_not_started_twice(server_dir, monkeypatch):
+    """A Redis still loading a large append-only file (here: stopped with SIGSTOP) does not answer PING; a second
+    start in the same directory would put two servers on one data set. ``serve`` retries starts, so this matters."""
+    embedded_redis.ensure_running(server_dir)
+    first = embedded_redis.pid(server_dir)
+    monkeypatch.setattr(embedded_redis, "START_TIMEOUT_SECONDS", 3.0)
+    os.kill(first, signal.SIGSTOP)
+    try:
+        with pytest.raises(embedded_redis.EmbeddedRedisError, match="did not answer"):
+            embedded_redis.ensure_running(server_dir)
+    finally:
+        os.kill(first, signal.SIGCONT)
+    assert embedded_redis.pid(server_dir) == first
+    assert embedded_redis.is_running(server_dir)
+    servers = subprocess.run(["pgrep", "-f", "-a", "redis-server"], capture_output=True, text=True).stdout
+    assert servers.count(str(embedded_redis.socket_path(server_dir))) <= 1 and str(first) in servers
