@@ -168,7 +168,12 @@ CACHES = {
         "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "cache",
-        "OPTIONS": {"CLIENT_CLASS": "django_redis.client.DefaultClient"},
+        # JSON, not django-redis' default pickle: a value read back is never code to run (the cache holds only
+        # rate-limit counters).
+        "OPTIONS": {
+            "CLIENT_CLASS": "django_redis.client.DefaultClient",
+            "SERIALIZER": "django_redis.serializers.json.JSONSerializer",
+        },
     }
 }
 
@@ -211,7 +216,9 @@ WEB_PROCESSES = env_int("SOCIALSITE_WEB_PROCESSES", 0)
 WEB_REQUEST_THREADS = env_int("SOCIALSITE_WEB_REQUEST_THREADS", 8)
 
 # Deferred work (fan-out past the first POSTS_PER_PASS followers) runs on RQ, on the same Redis.
-RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}
+# Jobs are JSON (RQ's default is pickle, which runs whatever code a payload names when a worker reads it): they
+# carry only ids and cursors, and timelines.worker reads nothing else.
+RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600, "SERIALIZER": "rq.serializers.JSONSerializer"}}
 # COMMIT_MODE "auto": enqueue at once. django-rq's default ("on_db_commit") holds a job back until the SQL
 # transaction around the call commits, but the Redis writes the job continues are not part of that transaction:
 # inside an atomic block (an admin action, a test) a fan-out's continuation would wait, or vanish on rollback.

@@ -74,5 +74,5 @@ def test_an_ordinary_long_url_is_still_served(site):
 
 def test_serve_runs_the_same_server():
     with socket.socket() as sock:
-        command = web_processes.WebProcesses(sock, 1).command()
+        command = web_processes.command(sock)
     assert command[1:3] == ["-m", "socialsite.http_server"]
