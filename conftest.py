@@ -76,7 +76,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _use_throwaway_postgres() -> None:
     """Point this process and its children at a fresh PostgreSQL server. The test database pytest-django creates
     gets the same name as the one ``DATABASE_URL`` names, so children started during a test use it."""
-    server = embedded_postgres.start(Path(tempfile.mkdtemp(prefix="socialsite-postgres-")))
+    server = embedded_postgres.start()
     _session["postgres"] = server
     url = server.url("socialsite")
     os.environ["DATABASE_URL"] = url

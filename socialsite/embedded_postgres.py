@@ -1,14 +1,16 @@
 """A throwaway PostgreSQL server for the test suite's cluster run, made from Debian's ``postgresql`` package.
 
-``start(directory)`` runs ``initdb`` into ``directory/data`` (superuser ``postgres``, trust authentication,
-UTF-8 with the ``C.UTF-8`` locale) and ``pg_ctl start`` with no TCP listener at all: the server's only socket is
-a unix socket in ``directory``, which is mode 700, so only its owner (and root) can connect. Durability is
+``start()`` makes a fresh directory in the system's temporary directory (``socialsite-postgres-*``), runs
+``initdb`` into its ``data/`` (superuser ``postgres``, trust authentication, UTF-8 with the ``C.UTF-8`` locale) and
+``pg_ctl start`` with no TCP listener at all: the server's only socket is a unix socket in that directory, which
+is mode 700, so only its owner (and root) can connect. Durability is
 switched off (``fsync``, ``synchronous_commit``, ``full_page_writes``): the data is thrown away anyway. It
 returns a ``Server`` whose ``url(name)`` is a ``DATABASE_URL`` for dj-database-url; ``stop()`` stops the
 server (``-m immediate``) and removes the directory.
 
 PostgreSQL refuses to run as root: as root, ``initdb`` and ``pg_ctl`` run as the ``postgres`` system user
-(``runuser``) and ``directory`` is handed to it; otherwise they run as the current user. The binaries are
+(``runuser``) and the directory is handed to it (which is why it is not under the caller's own temporary
+directory: that one is usually private to the caller); otherwise they run as the current user. The binaries are
 the newest ``/usr/lib/postgresql/<version>/bin`` that has them, else ``pg_config --bindir``'s; the machine's own
 PostgreSQL service, if any, is never used.
 
@@ -23,6 +25,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,12 +116,10 @@ def _stop(bindir: Path, directory: Path) -> None:
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def start(directory: Path) -> Server:
-    """Create a cluster in ``directory`` (created, or empty) and start it; return it once it accepts connections."""
-    directory = Path(directory).resolve()
+def start() -> Server:
+    """Create a cluster in a new temporary directory and start it; return it once it accepts connections."""
     bindir = binary_dir()
-    directory.mkdir(parents=True, exist_ok=True)
-    directory.chmod(0o700)
+    directory = Path(tempfile.mkdtemp(prefix="socialsite-postgres-")).resolve()  # mode 700
     if os.geteuid() == 0:
         shutil.chown(directory, user=SYSTEM_USER, group=SYSTEM_USER)
     server = Server(directory, bindir)
