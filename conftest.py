@@ -14,6 +14,7 @@ The other run keeps SQLite, in a file so that threads and child processes see th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -87,7 +88,8 @@ def _use_throwaway_postgres() -> None:
     database["OPTIONS"] = {}  # SQLite's
     database["TEST"] = {"NAME": database["NAME"]}
     connections.configure_settings(settings.DATABASES)
-    del connections["default"]
+    with contextlib.suppress(AttributeError):  # no connection made yet
+        del connections["default"]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
