@@ -38,7 +38,8 @@ def wait_for_http(url: str, timeout: float) -> bytes:
 
 def test_serve_runs_the_site_and_ctrl_c_stops_everything(tmp_path):
     env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path)}
-    for unset in ("REDIS_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"):  # a fresh machine, as bin/run finds it
+    # A fresh machine, as bin/run finds it (SQLite in the var directory, even in the PostgreSQL test run).
+    for unset in ("REDIS_URL", "DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"):
         env.pop(unset, None)
     manage = str(settings.BASE_DIR / "manage.py")
     for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):  # what bin/run does first
