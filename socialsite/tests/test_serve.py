@@ -169,7 +169,8 @@ def test_serve_restarts_its_redis_and_a_worker_killed_with_sigkill_and_says_why(
     """kill -9 of the embedded Redis: pages answer again without anyone starting it by hand (they answered 503
     until someone did); kill -9 of a worker: a new one takes its place. The log says what died and how."""
     env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path), "DJANGO_DEBUG": "0"}
-    env.pop("REDIS_URL", None)  # serve's own embedded Redis, in tmp_path
+    for unset in ("REDIS_URL", "DATABASE_URL"):  # serve's own embedded Redis and database, in tmp_path
+        env.pop(unset, None)
     manage = str(settings.BASE_DIR / "manage.py")
     for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         subprocess.run([sys.executable, manage, *step], env=env, check=True, cwd=settings.BASE_DIR)
