@@ -1,4 +1,5 @@
-"""Sign-up, log-in and report forms: they check what a person typed; the rules themselves live in the services."""
+"""Sign-up, log-in, password change and report forms: they check what a person typed (every field bounded in
+length before anything queries it); the rules themselves live in the services."""
 
 from __future__ import annotations
 
@@ -7,19 +8,26 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.utils.text import Truncator
 
 from accounts import exceptions as report_exceptions
 from accounts import limits as report_limits
-from accounts import reports
+from accounts import logins, reports
 from accounts.models import Report, User
 from timelines import exceptions, limits, validation
 from timelines.records import Status
 
 # How much of a post's text labels its checkbox on the report form.
 REPORT_CHOICE_LENGTH = 140
+
+
+def _bound(field: forms.Field, max_length: int) -> None:
+    """Give a field built without one a length limit, checked like ``CharField(max_length=...)``'s."""
+    field.max_length = max_length  # type: ignore[attr-defined]
+    field.validators.append(MaxLengthValidator(max_length))
 
 
 class LoginForm(AuthenticationForm):
@@ -31,11 +39,19 @@ class LoginForm(AuthenticationForm):
 
     error_messages = {**AuthenticationForm.error_messages, "inactive": report_exceptions.ACCOUNT_SUSPENDED}
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Django sets the username's max_length after the field was built, so it reaches only the widget; the
+        # validators bound both fields before authentication queries anything (a megabyte of login was a 500 on
+        # SQLite: "LIKE or GLOB pattern too complex").
+        _bound(self.fields["username"], self.fields["username"].max_length or 150)
+        _bound(self.fields["password"], report_limits.MAX_PASSWORD_LENGTH)
+
     def get_invalid_login_error(self) -> ValidationError:
         username = self.cleaned_data.get("username")
         password = self.cleaned_data.get("password")
         if username and password:
-            account = User.objects.filter(username__iexact=username).first()
+            account = logins.find_account(username)
             if account is not None and not account.is_active and account.check_password(password):
                 return ValidationError(self.error_messages["inactive"], code="inactive")
         return super().get_invalid_login_error()
@@ -54,21 +70,29 @@ class SignUpForm(forms.Form):
         label="Display name", max_length=limits.MAX_NAME_LENGTH, widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
     email = forms.EmailField(
-        label="E-mail (optional)", required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+        label="E-mail (optional)",
+        required=False,
+        max_length=report_limits.MAX_EMAIL_LENGTH,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password1 = forms.CharField(
         label="Password",
         strip=False,
+        max_length=report_limits.MAX_PASSWORD_LENGTH,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validation.password_validators_help_text_html(),
     )
 
     def clean_username(self) -> str:
+        # Taken first: a login that logs in to an existing account (a fullwidth "bob" is bob to the log-in
+        # form) is that account's, whatever else is wrong with it.
+        if logins.find_account(self.cleaned_data["username"]) is not None:
+            raise forms.ValidationError(exceptions.LOGIN_TAKEN)
         try:
             login = validation.clean_login(self.cleaned_data["username"])
         except exceptions.InvalidLogin as error:
             raise forms.ValidationError(error.message) from None
-        if User.objects.filter(username__iexact=login).exists():
+        if logins.find_account(login) is not None:
             raise forms.ValidationError(exceptions.LOGIN_TAKEN)
         return login
 
@@ -88,6 +112,15 @@ class SignUpForm(forms.Form):
             except forms.ValidationError as error:
                 self.add_error("password1", error)
         return cleaned
+
+
+class BoundedPasswordChangeForm(PasswordChangeForm):
+    """Django's password change form, with its three fields bounded before the hasher and validators see them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("old_password", "new_password1", "new_password2"):
+            _bound(self.fields[name], report_limits.MAX_PASSWORD_LENGTH)
 
 
 class ReportForm(forms.Form):

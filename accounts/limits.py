@@ -1,4 +1,4 @@
-"""Limits of the accounts app's own data (reports). The social graph's limits are ``timelines.limits``."""
+"""Limits of the accounts app's own data (passwords, reports). The social graph's limits are ``timelines.limits``."""
 
 from __future__ import annotations
 
@@ -10,3 +10,7 @@ MAX_REPORTED_STATUSES = 100
 REPORT_FORM_RECENT_POSTS = 20
 # A moderator's reason or resolution note, written into the audit log and shown to the person concerned.
 MAX_MODERATION_REASON_LENGTH = 500
+# What a password field takes: long passphrases fit, a megabyte does not reach the hasher or the validators.
+MAX_PASSWORD_LENGTH = 1024
+# An e-mail address (RFC 5321's path limit, as Django's models use).
+MAX_EMAIL_LENGTH = 254

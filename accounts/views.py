@@ -17,7 +17,7 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_http_methods
 
 from accounts import services
-from accounts.forms import LoginForm, SignUpForm
+from accounts.forms import BoundedPasswordChangeForm, LoginForm, SignUpForm
 from socialsite import ratelimits
 from timelines import exceptions
 
@@ -78,6 +78,7 @@ class LogoutView(auth_views.LogoutView):
 
 class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
+    form_class = BoundedPasswordChangeForm
     success_url = reverse_lazy("timelines:home")
 
     def form_valid(self, form):  # type: ignore[no-untyped-def]

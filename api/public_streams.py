@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from api.errors import INVALID_TOKEN
-from api.streaming import OPENING, SSE_HEADERS, MastodonEncoder, Origin, header, token_text, viewer
+from api.streaming import OPENING, SSE_HEADERS, MastodonEncoder, Origin, header, take_place, token_text, viewer
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import events, matching, writer
 from streaming.flow import RAW_SEND
@@ -75,60 +75,82 @@ def public_stream(*, hashtag: bool) -> Any:
             await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
             await send({"type": "http.response.body", "body": b""})
             return
-        chooser = policy.get_policy()
-
-        def matches(event: dict[str, Any]) -> bool:
-            if not events.is_status(event):
-                return False
-            if events.is_deletion(event):
-                return True
-            if event.get("repost_of") or (tag is not None and tag not in _tags(event)):
-                return False
-            if uid is not None and int(event.get("uid", 0)) in related:
-                item = policy.Item.of_status(event, context=policy.LISTING)
-                return chooser.allows(state, recipient=uid, item=item)
-            return True
-
-        hub = get_hub()
-        subscription = hub.subscribe(
-            index_keys={matching.ALL},
-            matches=matches,
-            maxsize=settings.STREAMING_QUEUE_SIZE,
-            public=True,
-        )
-        origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}")
-
-        async def preamble() -> list[bytes]:
-            return [OPENING]
-
-        def suspends_viewer(event: dict[str, Any]) -> bool:
-            if getattr(event, "type", None) == timeline_events.USER_SUSPENDED and str(event.get("uid")) == str(uid):
-                subscription.cut_off(SUSPENDED)
-            return False  # nothing is ever queued here
-
-        # Public subscriptions never see moderation events: a second one, for the token's person only, watches
-        # for their suspension, which ends the stream at once as it ends their live pages.
-        watcher = (
-            hub.subscribe(index_keys={matching.MODERATION}, matches=suspends_viewer, public=False)
-            if uid is not None
-            else None
-        )
+        taken = await take_place(scope, send)
+        if taken is None:
+            return
         try:
-            await writer.serve(
-                send,
-                receive,
-                hub=hub,
-                subscription=subscription,
-                encoder=MastodonEncoder(uid or 0, origin),
-                headers=SSE_HEADERS,
-                preamble=preamble,
-                raw_send=scope.get(RAW_SEND),
-            )
+            await _serve(scope, receive, send, uid=uid, tag=tag, related=related, state=state, taken=taken)
         finally:
-            if watcher is not None:
-                watcher.close()
+            await taken.release()
 
     return app
+
+
+async def _serve(
+    scope: dict[str, Any],
+    receive: Any,
+    send: Any,
+    *,
+    uid: int | None,
+    tag: str | None,
+    related: frozenset[int],
+    state: Any,
+    taken: Any,
+) -> None:
+    """The stream itself, once its place is taken."""
+    chooser = policy.get_policy()
+
+    def matches(event: dict[str, Any]) -> bool:
+        if not events.is_status(event):
+            return False
+        if events.is_deletion(event):
+            return True
+        if event.get("repost_of") or (tag is not None and tag not in _tags(event)):
+            return False
+        if uid is not None and int(event.get("uid", 0)) in related:
+            item = policy.Item.of_status(event, context=policy.LISTING)
+            return chooser.allows(state, recipient=uid, item=item)
+        return True
+
+    hub = get_hub()
+    subscription = hub.subscribe(
+        index_keys={matching.ALL},
+        matches=matches,
+        maxsize=settings.STREAMING_QUEUE_SIZE,
+        public=True,
+    )
+    origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}")
+
+    async def preamble() -> list[bytes]:
+        return [OPENING]
+
+    def suspends_viewer(event: dict[str, Any]) -> bool:
+        if getattr(event, "type", None) == timeline_events.USER_SUSPENDED and str(event.get("uid")) == str(uid):
+            subscription.cut_off(SUSPENDED)
+        return False  # nothing is ever queued here
+
+    # Public subscriptions never see moderation events: a second one, for the token's person only, watches
+    # for their suspension, which ends the stream at once as it ends their live pages.
+    watcher = (
+        hub.subscribe(index_keys={matching.MODERATION}, matches=suspends_viewer, public=False)
+        if uid is not None
+        else None
+    )
+    try:
+        await writer.serve(
+            send,
+            receive,
+            hub=hub,
+            subscription=subscription,
+            encoder=MastodonEncoder(uid or 0, origin),
+            headers=SSE_HEADERS,
+            preamble=preamble,
+            extra=taken.keep,
+            raw_send=scope.get(RAW_SEND),
+        )
+    finally:
+        if watcher is not None:
+            watcher.close()
 
 
 public = public_stream(hashtag=False)

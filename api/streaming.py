@@ -23,9 +23,9 @@ from api import scopes as scope_rules
 from api.entities.statuses import streamed_status
 from api.errors import INVALID_TOKEN
 from socialsite.redis_client import UNAVAILABLE_ERRORS
-from streaming import events
+from streaming import events, places
 from streaming.flow import RAW_SEND
-from streaming.live import LivePage, entry_of
+from streaming.live import TOO_MANY_FROM_ADDRESS, LivePage, entry_of
 from streaming.writer import send_json
 from timelines import events as timeline_events
 from timelines import exceptions, selectors
@@ -129,6 +129,18 @@ def viewer(raw: str) -> tuple[int | None, str]:
     return int(token.user.uid), ""
 
 
+async def take_place(scope: dict[str, Any], send: Any) -> places.Places | None:
+    """A place of the client's address for a new stream, as the live pages take one (the cap holds across the
+    site's streams and processes), or None once the refusal is answered."""
+    try:
+        return await places.take(scope)
+    except UNAVAILABLE_ERRORS:
+        await send_json(send, 503, {"error": "The stream is unavailable right now"}, [(b"retry-after", b"5")])
+    except places.TooManyFromAddress:
+        await send_json(send, 429, {"error": TOO_MANY_FROM_ADDRESS.strip()}, [(b"retry-after", b"60")])
+    return None
+
+
 class UserStream(LivePage):
     """``GET /api/v1/streaming/user``."""
 
@@ -159,9 +171,22 @@ class UserStream(LivePage):
             return
         host = header(scope, b"host") or "localhost"
         origin = Origin(f"{scope.get('scheme', 'http')}://{host}")
-        await self.stream(
-            uid, 0, receive, send, scope.get(RAW_SEND), encoder=MastodonEncoder(uid, origin), opening=OPENING
-        )
+        taken = await take_place(scope, send)
+        if taken is None:
+            return
+        try:
+            await self.stream(
+                uid,
+                0,
+                receive,
+                send,
+                scope.get(RAW_SEND),
+                taken=taken,
+                encoder=MastodonEncoder(uid, origin),
+                opening=OPENING,
+            )
+        finally:
+            await taken.release()
 
 
 async def health(scope: dict[str, Any], receive: Any, send: Any) -> None:

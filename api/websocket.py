@@ -108,6 +108,8 @@ class Connection:
             "method": "GET",
             "scheme": "https" if self.scope.get("scheme") in ("wss", "https") else "http",
             "path": "/api/v1/streaming",
+            # The WebSocket's client: each of its streams takes a place of that address, as any stream does.
+            "client": self.scope.get("client"),
             "query_string": query.encode(),
             "headers": [
                 (b"authorization", f"Bearer {self.token}".encode()),

@@ -177,7 +177,7 @@ def drain_jobs() -> int:
     job_queue = queue.get_queue()
     ran = 0
     while (job_id := job_queue.connection.lpop(job_queue.key)) is not None:
-        job = Job.fetch(job_id.decode(), connection=job_queue.connection)
+        job = Job.fetch(job_id.decode(), connection=job_queue.connection, serializer=queue.SERIALIZER)
         job.func(*job.args, **job.kwargs)
         job.delete()
         ran += 1

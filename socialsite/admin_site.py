@@ -13,10 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
+
+from socialsite import redirects
 
 MODERATION = "moderation"
 
@@ -72,6 +77,18 @@ class SocialsiteAdminSite(admin.AdminSite):
         ]
         # Before Django's own, whose last pattern takes any "<app_label>/" for an app's index.
         return [*pages, *super().get_urls()]
+
+    def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        """The site's own log-in page, never Django's admin form: that was a second door to every account,
+        without the failed-log-in limit (``socialsite.ratelimits``), so a staff password could be guessed there
+        without end. Staff come back to ``next`` (a path on this site, else the admin's index)."""
+        index = reverse("admin:index", current_app=self.name)
+        if self.has_permission(request):
+            return HttpResponseRedirect(redirects.next_url(request, index))
+        if request.user.is_authenticated:
+            # Logged in without admin access: the log-in page would send them straight back here.
+            raise PermissionDenied
+        return redirect_to_login(redirects.next_url(request, index), login_url=settings.LOGIN_URL)
 
     def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list[dict[str, Any]]:
         apps = super().get_app_list(request, app_label)

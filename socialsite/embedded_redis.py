@@ -9,15 +9,23 @@ commands) reuses the same one: the first process that needs Redis starts it, the
 A file lock makes that start race-free between processes. ``manage.py serve`` stops it on Ctrl-C;
 ``manage.py embedded_redis stop`` stops it by hand.
 
+Only this user's own server is ever used. The data directory is made private (mode 700). A unix socket path
+holds at most 108 bytes, so a data directory too deep for ``redis.sock`` gets its socket in a private directory
+(mode 700, random name, made by ``mkdtemp`` under ``$XDG_RUNTIME_DIR``, else the system temp directory), whose
+name is recorded in the data directory's ``socket-dir``: never at a path another user could predict and
+occupy first. Before connecting, ``check_socket`` refuses a socket whose directory is not this user's and
+private, or that another user created (``EmbeddedRedisError``, saying which and why).
+
 This module has no Django imports so that ``settings.py`` can ask it for the socket URL.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
-import hashlib
 import importlib.util
 import os
+import stat
 import subprocess
 import tempfile
 import time
@@ -27,8 +35,11 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-# Unix socket paths are limited to 108 bytes (sun_path); deep checkouts fall back to a short path in /tmp.
+# Unix socket paths are limited to 108 bytes (sun_path); deep checkouts fall back to a private directory.
 MAX_SOCKET_PATH = 100
+# In the data directory: the name of the private directory holding the socket of a deep data directory.
+SOCKET_DIR_RECORD = "socket-dir"
+PRIVATE_MODE = 0o700
 START_TIMEOUT_SECONDS = 15.0
 
 # Encoding thresholds: a home timeline (up to 1,000 entries) and the small hashes stay in the compact
@@ -58,13 +69,95 @@ def redis_server_binary() -> str:
 
 
 def socket_path(directory: Path) -> Path:
-    """The unix socket of the embedded server kept in ``directory``."""
+    """The unix socket of the embedded server kept in ``directory``: ``redis.sock`` inside it, or, when that
+    path is too long, inside the private directory recorded there (made, and recorded, on first call)."""
     directory = Path(directory).resolve()
     path = directory / "redis.sock"
     if len(str(path)) <= MAX_SOCKET_PATH:
         return path
-    digest = hashlib.sha1(str(directory).encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"socialsite-redis-{digest}.sock"
+    return _private_socket_dir(directory) / "redis.sock"
+
+
+def _recorded_socket_dir(directory: Path) -> Path | None:
+    try:
+        recorded = (directory / SOCKET_DIR_RECORD).read_text().strip()
+    except OSError:
+        return None
+    return Path(recorded) if recorded else None
+
+
+def _private_socket_dir(directory: Path) -> Path:
+    recorded = _recorded_socket_dir(directory)
+    # A recorded directory that exists is returned as it is, even when it is not private any more:
+    # ``check_socket`` then refuses it loudly rather than this quietly replacing it.
+    if recorded is not None and os.path.lexists(recorded):
+        return recorded
+    _make_private(directory)
+    with open(directory / ".socket-dir.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        recorded = _recorded_socket_dir(directory)
+        if recorded is not None and os.path.lexists(recorded):
+            return recorded
+        # None yet, or the recorded one was removed (a temp directory cleaned at boot): a new random name.
+        made = Path(tempfile.mkdtemp(prefix="socialsite-redis-", dir=_runtime_base()))
+        record = directory / SOCKET_DIR_RECORD
+        partial = record.with_name(f"{SOCKET_DIR_RECORD}.{os.getpid()}")
+        partial.write_text(f"{made}\n")
+        os.replace(partial, record)  # atomic: readers outside the lock see the old record or the new one
+        return made
+
+
+def _runtime_base() -> str:
+    """Where private socket directories are made: the user's own ``$XDG_RUNTIME_DIR`` when it is theirs and short
+    enough, else the system temp directory (``mkdtemp`` makes the directory 700 with a random name there)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and len(runtime) < MAX_SOCKET_PATH - 40:
+        with contextlib.suppress(OSError):
+            info = os.stat(runtime)
+            if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077:
+                return runtime
+    return tempfile.gettempdir()
+
+
+def _make_private(directory: Path) -> None:
+    """Create the data directory with mode 700, or take group and others' access off this user's own one."""
+    directory.mkdir(parents=True, exist_ok=True, mode=PRIVATE_MODE)
+    info = directory.stat()
+    if info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) & 0o077:
+        directory.chmod(stat.S_IMODE(info.st_mode) & ~0o077)
+
+
+def check_socket(path: Path) -> None:
+    """Refuse (``EmbeddedRedisError``) a socket another user could have put there: its directory must be this
+    user's and closed to group and others (mode 700), and the socket, when it exists, created by this user.
+    A missing socket passes: nothing answers on it."""
+    uid = os.getuid()
+    folder = path.parent
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        raise EmbeddedRedisError(f"The embedded Redis socket directory {folder} does not exist.") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise EmbeddedRedisError(f"Refusing the embedded Redis socket: {folder} is not a directory.")
+    if info.st_uid != uid:
+        raise EmbeddedRedisError(
+            f"Refusing the embedded Redis socket: its directory {folder} is owned by uid {info.st_uid}, not by "
+            f"this user (uid {uid}); another user could have put a server there."
+        )
+    if stat.S_IMODE(info.st_mode) & 0o077:
+        raise EmbeddedRedisError(
+            f"Refusing the embedded Redis socket: its directory {folder} has mode {stat.S_IMODE(info.st_mode):o}, "
+            f"open to other users; it must be 700."
+        )
+    try:
+        sock = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(sock.st_mode) or sock.st_uid != uid:
+        raise EmbeddedRedisError(
+            f"Refusing the embedded Redis socket {path}: it is owned by uid {sock.st_uid}, not by this user "
+            f"(uid {uid}), or is not a socket; this process did not create it."
+        )
 
 
 def socket_url(directory: Path) -> str:
@@ -82,6 +175,7 @@ def _direct_client(path: Path, timeout: float) -> redis.Redis:
 def _ping(path: Path) -> bool:
     if not path.exists():
         return False
+    check_socket(path)
     client = _direct_client(path, 2.0)
     try:
         return bool(client.ping())
@@ -124,21 +218,25 @@ def ensure_running(directory: Path) -> str:
     Idempotent and safe to call from several processes at once: a file lock serialises the start.
     """
     directory = Path(directory).resolve()
+    _make_private(directory)
     sock = socket_path(directory)
+    check_socket(sock)
     if _ping(sock):
         return socket_url(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     with open(directory / ".start.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if _ping(sock):
             return socket_url(directory)
-        config = directory / "redis.conf"
-        config.write_text(_config(directory))
-        result = subprocess.run(
-            [redis_server_binary(), str(config)], capture_output=True, text=True, cwd=directory, check=False
-        )
-        if result.returncode != 0:
-            raise EmbeddedRedisError(f"redis-server failed to start: {result.stdout}{result.stderr}".strip())
+        # A server that runs but does not answer yet (loading a large append-only file, or stopped) is waited for:
+        # a second one would take over the socket and write the same files.
+        if not _server_running(directory):
+            config = directory / "redis.conf"
+            config.write_text(_config(directory))
+            result = subprocess.run(
+                [redis_server_binary(), str(config)], capture_output=True, text=True, cwd=directory, check=False
+            )
+            if result.returncode != 0:
+                raise EmbeddedRedisError(f"redis-server failed to start: {result.stdout}{result.stderr}".strip())
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
             if _ping(sock):
@@ -147,6 +245,18 @@ def ensure_running(directory: Path) -> str:
     log = directory / "redis.log"
     tail = log.read_text()[-2000:] if log.exists() else ""
     raise EmbeddedRedisError(f"The embedded Redis did not answer on {sock} within {START_TIMEOUT_SECONDS}s.\n{tail}")
+
+
+def _server_running(directory: Path) -> bool:
+    """Whether the pid file names a live redis-server (not another process that reused a stale file's pid)."""
+    server_pid = pid(directory)
+    if server_pid is None or not process_alive(server_pid):
+        return False
+    try:
+        with open(f"/proc/{server_pid}/cmdline", "rb") as cmdline:
+            return b"redis-server" in cmdline.read()
+    except OSError:
+        return True  # no /proc (not Linux): trust the pid file
 
 
 def pid(directory: Path) -> int | None:
@@ -174,13 +284,13 @@ def stop(directory: Path, timeout: float = 10.0) -> bool:
         client.close()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if server_pid is None or not _process_alive(server_pid):
+        if server_pid is None or not process_alive(server_pid):
             return True
         time.sleep(0.02)
     return True
 
 
-def _process_alive(process_id: int) -> bool:
+def process_alive(process_id: int) -> bool:
     try:
         os.kill(process_id, 0)
     except ProcessLookupError:

@@ -61,6 +61,17 @@ def parse_address(text: str) -> Address | None:
     return mapped or address
 
 
+def counted_address(client: str) -> str:
+    """The client's address as the per-address limits count it: an IPv6 client by its /64, which one machine
+    usually has whole (so it cannot step around a limit by changing addresses within it)."""
+    address = parse_address(client)
+    if address is None:
+        return client or "unknown"
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
+    return str(address)
+
+
 def is_trusted(address: Address | None, networks: Iterable[Network]) -> bool:
     return address is not None and any(address in network for network in networks)
 

@@ -1,7 +1,8 @@
 """Rate limits: counters in the Django cache (django-redis on ``REDIS_URL``), never in the social data.
 
 Each limit has a name, a rate read from its setting (``"5/15m"``: 5 per 15 minutes; ``s``, ``m``, ``h``, ``d``)
-and what it counts per (the client IP, the logged-in account, or the login typed into the log-in form):
+and what it counts per (the client IP, the logged-in account, or the login typed into the log-in form, in the
+form log-in compares it: ``socialsite.logins.login_key``):
 
 ========  =======================================  ========  ==========================================
 name      setting (default)                        per       counted by
@@ -34,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import ipaddress
 import math
 import re
 import time
@@ -50,6 +50,9 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from socialsite import logins
+from socialsite.proxies import counted_address
 
 # What the limiter reads the time from; the tests replace it to move to the next window without waiting.
 clock: Callable[[], float] = time.time
@@ -133,20 +136,15 @@ def parse_rate(rate: str, *, setting: str = "rate") -> tuple[int, int]:
 def client_ip(request: HttpRequest) -> str:
     """The client's address as the limits count it: an IPv6 client by its /64, which one machine usually has
     whole. ``REMOTE_ADDR`` is the peer, or the client a trusted proxy named (``socialsite.proxies``)."""
-    raw = request.META.get("REMOTE_ADDR") or ""
-    try:
-        address = ipaddress.ip_address(raw)
-    except ValueError:
-        return raw or "unknown"
-    if address.version == 6:
-        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
-    return str(address)
+    return counted_address(request.META.get("REMOTE_ADDR") or "")
 
 
 def _value(request: HttpRequest, per: Per) -> str:
     if per == "login":
-        # Log-in ignores case ("Alice" is "alice"), so the counter does too.
-        return "login:" + str(request.POST.get("username", "")).strip().lower()[:200]
+        # Exactly the form log-in finds the account by (case, spaces and NFKC spellings such as a fullwidth
+        # "alice" are one account, so one counter), keyed on the whole field: the form strips before it bounds
+        # the length.
+        return "login:" + logins.login_key(request.POST.get("username", ""))
     if per == "token":
         # The client API's bearer token (``api.http`` sets ``api_token``), or the address of a call without one.
         token = getattr(request, "api_token", None)

@@ -28,7 +28,9 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis
 import redis.asyncio
@@ -58,6 +60,15 @@ def redis_url() -> str:
     if settings.EMBEDDED_REDIS_DIR is not None and settings.EMBEDDED_REDIS_AUTOSTART:
         embedded_redis.ensure_running(settings.EMBEDDED_REDIS_DIR)
     return settings.REDIS_URL
+
+
+def _checked(url: str) -> str:
+    """``url``, after refusing the embedded server's socket when another user could have put it there
+    (``embedded_redis.check_socket``). Processes that start the server check it in ``ensure_running``; this covers
+    those that only connect (the web processes). A few ``stat`` calls, made when a client is created."""
+    if settings.EMBEDDED_REDIS_DIR is not None and url == settings.REDIS_URL and url.startswith("unix://"):
+        embedded_redis.check_socket(Path(urlsplit(url).path))
+    return url
 
 
 def is_cluster() -> bool:
@@ -90,7 +101,7 @@ def _client(url: str, decode_responses: bool, *, cluster: bool) -> Any:
                     raise redis.ConnectionError(f"No node of the Redis Cluster at {url} answers: {error}") from None
             else:
                 client = redis.Redis.from_url(
-                    url, health_check_interval=HEALTH_CHECK_SECONDS, **_options(decode_responses)
+                    _checked(url), health_check_interval=HEALTH_CHECK_SECONDS, **_options(decode_responses)
                 )
             _clients[key] = client
     return client
@@ -116,7 +127,11 @@ def get_pubsub_redis() -> redis.Redis:
     """A new client for a long-lived subscriber: no read timeout, so an idle subscription stays open."""
     url = _subscriber_url() if is_cluster() else redis_url()
     return redis.Redis.from_url(
-        url, decode_responses=True, socket_timeout=None, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS, protocol=2
+        _checked(url),
+        decode_responses=True,
+        socket_timeout=None,
+        socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+        protocol=2,
     )
 
 
@@ -129,7 +144,7 @@ def get_async_redis(*, subscriber: bool = False) -> redis.asyncio.Redis:
     """
     if subscriber:
         return redis.asyncio.Redis.from_url(
-            _subscriber_url(),
+            _checked(_subscriber_url()),
             decode_responses=True,
             socket_timeout=None,
             socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
@@ -143,7 +158,9 @@ def get_async_redis(*, subscriber: bool = False) -> redis.asyncio.Redis:
         if is_cluster():
             client = redis.asyncio.RedisCluster.from_url(url, **_options(True))
         else:
-            client = redis.asyncio.Redis.from_url(url, health_check_interval=HEALTH_CHECK_SECONDS, **_options(True))
+            client = redis.asyncio.Redis.from_url(
+                _checked(url), health_check_interval=HEALTH_CHECK_SECONDS, **_options(True)
+            )
         per_loop[url] = client
     return client
 
@@ -155,6 +172,22 @@ def primaries() -> list[redis.Redis]:
     if isinstance(client, RedisCluster):
         return [client.get_redis_connection(node) for node in client.get_primaries()]
     return [client]
+
+
+def unreachable() -> dict[str, str]:
+    """The site's Redis servers that do not answer a PING now, each with the error: ``redis`` (``REDIS_URL``:
+    jobs, cache, and the social data without a cluster) and ``redis_cluster`` (the social data on a cluster).
+    Empty when all answer. For the health probe: one round trip per server."""
+    servers: dict[str, Any] = {"redis": get_job_redis}
+    if is_cluster():
+        servers["redis_cluster"] = get_redis
+    down = {}
+    for name, client in servers.items():
+        try:
+            client().ping()
+        except UNAVAILABLE_ERRORS as error:
+            down[name] = f"{type(error).__name__}: {error}"
+    return down
 
 
 def reset() -> None:

@@ -169,7 +169,12 @@ CACHES = {
         "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "cache",
-        "OPTIONS": {"CLIENT_CLASS": "django_redis.client.DefaultClient"},
+        # JSON, not django-redis' default pickle: a value read back is never code to run (the cache holds only
+        # rate-limit counters).
+        "OPTIONS": {
+            "CLIENT_CLASS": "django_redis.client.DefaultClient",
+            "SERIALIZER": "django_redis.serializers.json.JSONSerializer",
+        },
     }
 }
 
@@ -186,6 +191,10 @@ STREAMING_CLOSE_GRACE_SECONDS = float(os.environ.get("STREAMING_CLOSE_GRACE_SECO
 # How many streams one client identifier may hold open at once, across every server process (Twitter allowed
 # one); a third gets 420 with a JSON error.
 STREAMING_MAX_CONNECTIONS = int(os.environ.get("STREAMING_MAX_CONNECTIONS", "2"))
+# How many API streams and live pages one client address (an IPv6 client by its /64) may hold open at once,
+# across every server process, whatever identifiers it makes up: one more gets 420 (API) or 429 (page). Enough for
+# a household or an office behind one address; 0 turns the limit off (load tests from one machine).
+STREAMING_MAX_CONNECTIONS_PER_ADDRESS = env_int("STREAMING_MAX_CONNECTIONS_PER_ADDRESS", 100)
 # GET /statuses/hub.json: the process's hub counters (subscriptions, events, cut-offs); for debugging only, so
 # off unless asked for (not even with DEBUG: it tells anyone how busy the server is).
 STREAMING_HUB_ENDPOINT = env_bool("STREAMING_HUB_ENDPOINT", False)
@@ -208,7 +217,9 @@ WEB_PROCESSES = env_int("SOCIALSITE_WEB_PROCESSES", 0)
 WEB_REQUEST_THREADS = env_int("SOCIALSITE_WEB_REQUEST_THREADS", 8)
 
 # Deferred work (fan-out past the first POSTS_PER_PASS followers) runs on RQ, on the same Redis.
-RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}
+# Jobs are JSON (RQ's default is pickle, which runs whatever code a payload names when a worker reads it): they
+# carry only ids and cursors, and timelines.worker reads nothing else.
+RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600, "SERIALIZER": "rq.serializers.JSONSerializer"}}
 # COMMIT_MODE "auto": enqueue at once. django-rq's default ("on_db_commit") holds a job back until the SQL
 # transaction around the call commits, but the Redis writes the job continues are not part of that transaction:
 # inside an atomic block (an admin action, a test) a fan-out's continuation would wait, or vanish on rollback.

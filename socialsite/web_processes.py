@@ -12,37 +12,25 @@ and no second dependency to keep patched. Each process has its own Redis subscri
 (``streaming.hub``); the per-identifier stream limit is counted in Redis, so it holds across processes.
 
 The parent keeps the socket open for as long as it runs, so a process that dies is replaced on the same socket
-without refusing a single connection: the others go on accepting meanwhile. Each process gets SIGTERM when the
-parent dies, even by SIGKILL (Linux's ``PR_SET_PDEATHSIG``), so no orphan keeps the port.
+(``socialsite.supervision``) without refusing a single connection: the others go on accepting meanwhile. Each
+process gets SIGTERM when the parent dies, even by SIGKILL (``socialsite.orphans``), so no orphan keeps the port.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
-import signal
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 
 from django.conf import settings
+
+from socialsite import orphans
 
 ASGI_APPLICATION = "socialsite.asgi:application"
 # Connections the kernel queues for the processes to accept; the default of 50 would refuse a burst of
 # browsers opening their page and its live stream at once.
 LISTEN_BACKLOG = 1024
-# More restarts than this within RESTART_WINDOW_SECONDS means the processes fail as they start (a bad setting, an
-# import error): restarting them would only loop, so ``serve`` stops instead.
-MAX_RESTARTS = 5
-RESTART_WINDOW_SECONDS = 30.0
-_PR_SET_PDEATHSIG = 1
-
-
-class WebProcessFailed(RuntimeError):
-    """The web processes keep exiting as they start."""
 
 
 def default_count() -> int:
@@ -62,83 +50,22 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _die_with_parent() -> Callable[[], None] | None:
-    """A ``preexec_fn`` that asks Linux to SIGTERM the child when its parent dies; None elsewhere."""
-    if not sys.platform.startswith("linux"):
-        return None
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-    parent = os.getpid()
-
-    def preexec() -> None:
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
-
-    return preexec
+def command(sock: socket.socket) -> list[str]:
+    """The command of one web process: daphne serving ``socialsite.asgi`` on the inherited socket ``sock``."""
+    # No --proxy-headers: daphne would believe X-Forwarded-For from anyone. socialsite.proxies reads it from
+    # DJANGO_TRUSTED_PROXIES only. daphne's own command line, with the site's answers to overlong request heads
+    # (socialsite.http_server).
+    return [sys.executable, "-m", "socialsite.http_server", "--fd", str(sock.fileno()), ASGI_APPLICATION]
 
 
-class WebProcesses:
-    """``count`` daphne processes serving ``socialsite.asgi`` on the listening socket ``sock``."""
-
-    def __init__(self, sock: socket.socket, count: int, *, env: dict[str, str] | None = None) -> None:
-        if count < 1:
-            raise ValueError("At least one web process is needed.")
-        self.sock = sock
-        self.count = count
-        self.env = env
-        self.processes: list[subprocess.Popen[bytes]] = []
-        self.restarts: list[float] = []
-
-    def command(self) -> list[str]:
-        fd = self.sock.fileno()
-        # No --proxy-headers: daphne would believe X-Forwarded-For from anyone. socialsite.proxies reads it
-        # from DJANGO_TRUSTED_PROXIES only.
-        return [sys.executable, "-m", "daphne", "--fd", str(fd), ASGI_APPLICATION]
-
-    def _spawn(self) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
-            self.command(),
-            pass_fds=(self.sock.fileno(),),
-            env=self.env,
-            # Its own session: Ctrl-C reaches ``serve`` only, which then stops the processes in order.
-            start_new_session=True,
-            preexec_fn=_die_with_parent(),  # no threads run in ``serve`` yet
-        )
-
-    def start(self) -> None:
-        self.processes = [self._spawn() for _ in range(self.count)]
-
-    @property
-    def pids(self) -> list[int]:
-        return [process.pid for process in self.processes]
-
-    def replace_exited(self) -> list[int]:
-        """Start a new process in place of each that exited; returns the exit codes of those replaced. Raises
-        ``WebProcessFailed`` past ``MAX_RESTARTS`` restarts within ``RESTART_WINDOW_SECONDS``."""
-        codes = []
-        for index, process in enumerate(self.processes):
-            if process.poll() is None:
-                continue
-            now = time.monotonic()
-            self.restarts = [when for when in self.restarts if now - when < RESTART_WINDOW_SECONDS] + [now]
-            if len(self.restarts) > MAX_RESTARTS:
-                raise WebProcessFailed(
-                    f"A web process exited with code {process.returncode}, the {len(self.restarts)}th exit in "
-                    f"{RESTART_WINDOW_SECONDS:.0f} s: it fails as it starts."
-                )
-            codes.append(process.returncode)
-            self.processes[index] = self._spawn()
-        return codes
-
-    def stop(self, timeout: float) -> None:
-        """SIGTERM to every process, SIGKILL to those still running after ``timeout`` seconds."""
-        for process in self.processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        for process in self.processes:
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+def spawn(sock: socket.socket, *, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """Start one web process accepting on ``sock``; ``serve`` keeps ``count`` of them running
+    (``socialsite.supervision``)."""
+    return subprocess.Popen(
+        command(sock),
+        pass_fds=(sock.fileno(),),
+        env=env,
+        # Its own session: Ctrl-C reaches ``serve`` only, which then stops the processes in order.
+        start_new_session=True,
+        preexec_fn=orphans.preexec_die_with_parent(),  # ``serve`` runs no other thread
+    )

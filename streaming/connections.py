@@ -1,12 +1,17 @@
-"""How many streams each client (``identifier``) holds open, across every server process: at most
-``settings.STREAMING_MAX_CONNECTIONS`` (Twitter's connection limit; a third stream is refused with 420).
+"""How many streams each client holds open, across every server process: per ``identifier``, at most
+``settings.STREAMING_MAX_CONNECTIONS`` API streams (Twitter's connection limit; a third stream is refused with
+420); per client address, at most ``settings.STREAMING_MAX_CONNECTIONS_PER_ADDRESS`` API streams and live pages
+together (``streaming.places`` takes both).
 
 Each open stream has an entry in a sorted set per identifier (``streaming:open:{<digest>}``, the digest of the
-identifier so any text makes one hash slot), scored by when it expires. A stream renews its entry every
-``HEARTBEAT_SECONDS`` and removes it when it ends, so a process that dies leaves entries that expire within
-``EXPIRY_SECONDS``. Taking a place is one Lua step (drop expired entries, count, add), so racing connections
-cannot both take the last place. The only code of the streaming app that sends Redis commands; asyncio, so
-nothing blocks the event loop (``count_open``, read by the admin dashboard's sync view, excepted).
+identifier so any text makes one hash slot) and per address (``streaming:open:address:{<digest>}``), scored by
+when it expires. A stream renews its entries every ``HEARTBEAT_SECONDS`` and removes them when it ends, so a
+process that dies leaves entries that expire within ``EXPIRY_SECONDS``. Taking a place is one Lua step (drop
+expired entries, count, add), so racing connections cannot both take the last place. The only code of the
+streaming app that sends Redis commands; asyncio, so nothing blocks the event loop (``count_open``, read by the
+admin dashboard's sync view, excepted).
+
+    redis-cli ZRANGE streaming:open:address:{9f86d081884c7d659a2feaa0c55ad015} 0 -1 WITHSCORES
 
 Every place is also in one sorted set of all open streams (``streaming:open:all``, scored by expiry alike), so
 the admin dashboard counts the streams open on every server with one ZCOUNT instead of scanning keys. It sits
@@ -38,6 +43,11 @@ def key(identifier: str) -> str:
     return f"streaming:open:{{{digest}}}"
 
 
+def address_key(address: str) -> str:
+    digest = hashlib.sha256(address.encode()).hexdigest()[:32]
+    return f"streaming:open:address:{{{digest}}}"
+
+
 def _member(identifier: str, place: str) -> str:
     """A place's member of ``ALL_OPEN``: places are only unique per identifier's set."""
     return f"{key(identifier)}:{place}"
@@ -48,15 +58,34 @@ def _source() -> str:
     return _SCRIPT.read_text()
 
 
+async def _take(set_key: str, limit: int, place: str, now: float) -> bool:
+    taken = await get_async_redis().eval(_source(), 1, set_key, now, now + EXPIRY_SECONDS, place, limit)
+    return bool(int(taken))
+
+
+async def take_address_place(address: str, *, limit: int) -> str | None:
+    """Take one of the client address's ``limit`` places; returns the place's id, or None when they are all
+    taken. Not counted in ``ALL_OPEN``: a live page is not an API stream, and an API stream is counted there by
+    its identifier's place."""
+    place = uuid.uuid4().hex
+    return place if await _take(address_key(address), limit, place, time.time()) else None
+
+
+async def renew_address(address: str, place: str) -> None:
+    """Keep an address's place taken for another ``EXPIRY_SECONDS``."""
+    await get_async_redis().zadd(address_key(address), {place: time.time() + EXPIRY_SECONDS}, xx=True)
+
+
+async def release_address(address: str, place: str) -> None:
+    await get_async_redis().zrem(address_key(address), place)
+
+
 async def take_place(identifier: str) -> str | None:
     """Take one of the identifier's places; returns the place's id, or None when they are all taken."""
     place = uuid.uuid4().hex
     client = get_async_redis()
     now = time.time()
-    taken = await client.eval(
-        _source(), 1, key(identifier), now, now + EXPIRY_SECONDS, place, settings.STREAMING_MAX_CONNECTIONS
-    )
-    if not int(taken):
+    if not await _take(key(identifier), settings.STREAMING_MAX_CONNECTIONS, place, now):
         return None
     async with client.pipeline(transaction=False) as pipe:
         # Entries of processes that died expire here as in the identifier's set.

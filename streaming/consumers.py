@@ -8,8 +8,9 @@
 
 Both streams take ``delimited=length``. This layer only checks input and maps errors: every client mistake is
 a 4xx with a JSON body ``{"error": <code>, "message": <text>}`` (401 without identifier, 405 wrong method, 404
-unknown path, 400 malformed, over-limit or missing predicates, 413 oversized form), and 503 when the process
-cannot reach Redis within ``CONNECT_TIMEOUT_SECONDS``.
+unknown path, 400 malformed, over-limit or missing predicates, 413 oversized form, 420 too many streams open for
+the identifier or the client address: ``streaming.places``), and 503 when the process cannot reach Redis within
+``CONNECT_TIMEOUT_SECONDS``.
 
 A stream is one subscription to the process's hub (``streaming.hub``) served by ``streaming.writer``, the one
 stream writer of the site (the live home uses it too): flow-controlled, bounded, with a keep-alive newline
@@ -20,7 +21,6 @@ last line and its connection is closed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,7 +30,7 @@ from urllib.parse import parse_qs
 from django.conf import settings
 
 from socialsite.redis_client import UNAVAILABLE_ERRORS
-from streaming import connections, events, filters, writer
+from streaming import events, filters, places, writer
 from streaming.flow import RAW_SEND
 from streaming.hub import get_hub
 
@@ -55,6 +55,7 @@ UNAVAILABLE = "The stream is unavailable right now; try again in a few seconds."
 TOO_MANY_CONNECTIONS = (
     "This identifier already has the most streams open at once; close one first (Twitter's connection limit)."
 )
+TOO_MANY_FROM_ADDRESS = "Your address already has the most streams and live pages open at once; close one first."
 
 STREAM_HEADERS = [
     (b"content-type", b"application/json"),
@@ -252,22 +253,23 @@ async def stream(
     identifier: str,
 ) -> None:
     """Answer 200 and stream what ``stream_filter`` matches until the client leaves or is cut off; a client
-    already holding ``STREAMING_MAX_CONNECTIONS`` streams gets 420 (Twitter's "Enhance Your Calm")."""
+    whose identifier already holds ``STREAMING_MAX_CONNECTIONS`` streams, or whose address holds
+    ``STREAMING_MAX_CONNECTIONS_PER_ADDRESS`` streams and live pages, gets 420 (Twitter's "Enhance Your Calm")."""
     try:
-        place = await connections.take_place(identifier)
+        held = await places.take(scope, identifier=identifier)
     except UNAVAILABLE_ERRORS:
         await send_error(send, ApiError(503, "unavailable", UNAVAILABLE, [(b"retry-after", b"5")]))
         return
-    if place is None:
+    except places.TooManyFromAddress:
+        await send_error(send, ApiError(420, "too_many_connections", TOO_MANY_FROM_ADDRESS, [(b"retry-after", b"60")]))
+        return
+    except places.TooManyForIdentifier:
         await send_error(send, ApiError(420, "too_many_connections", TOO_MANY_CONNECTIONS, [(b"retry-after", b"60")]))
         return
     try:
-        await _stream(
-            scope, receive, send, stream_filter=stream_filter, delimited=delimited, identifier=identifier, place=place
-        )
+        await _stream(scope, receive, send, stream_filter=stream_filter, delimited=delimited, held=held)
     finally:
-        with contextlib.suppress(*UNAVAILABLE_ERRORS):
-            await connections.release(identifier, place)
+        await held.release()
 
 
 async def _stream(
@@ -277,8 +279,7 @@ async def _stream(
     *,
     stream_filter: filters.StreamFilter,
     delimited: bool,
-    identifier: str,
-    place: str,
+    held: places.Places,
 ) -> None:
     hub = get_hub()
     subscription = hub.subscribe(
@@ -296,14 +297,6 @@ async def _stream(
         encoder=ApiEncoder(delimited),
         headers=STREAM_HEADERS,
         unavailable=unavailable,
-        extra=lambda: _keep_place(identifier, place),
+        extra=held.keep,
         raw_send=scope.get(RAW_SEND),
     )
-
-
-async def _keep_place(identifier: str, place: str) -> None:
-    """Renew the stream's connection place while it lasts."""
-    while True:
-        await asyncio.sleep(connections.HEARTBEAT_SECONDS)
-        with contextlib.suppress(*UNAVAILABLE_ERRORS):
-            await connections.renew(identifier, place)

@@ -205,7 +205,7 @@ def parse_follow(values: Iterable[str]) -> FollowFilter | None:
     logins: set[str] = set()
     for item in _items(values):
         login = item.removeprefix("@")
-        if len(login) > limits.MAX_LOGIN_LENGTH or not _LOGIN.match(login):
+        if len(login) > limits.MAX_LOGIN_LENGTH or not _LOGIN.fullmatch(login):
             raise FilterError(LOGIN_INVALID.format(length=limits.MAX_LOGIN_LENGTH, login=item[:40]))
         logins.add(login.lower())
         if len(logins) > MAX_FOLLOW_LOGINS:

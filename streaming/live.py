@@ -24,6 +24,9 @@ changed (a follow, an unfollow, a block, a mute or their undoing: ``relations.ch
 ``refresh_seconds`` (jittered) in case an event was missed; posts of an account suspended meanwhile are
 dropped at once (``suspend``). A post's HTML is rendered once per event and shared by
 every viewer of the process (at most twice: for its author, who gets a Delete button, and for everyone else).
+
+A live page holds one of its client address's places while it is open (``streaming.places``: at most
+``STREAMING_MAX_CONNECTIONS_PER_ADDRESS`` live pages and API streams per address); one more is answered 429.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from socialsite.redis_client import UNAVAILABLE_ERRORS
-from streaming import events, matching, writer
+from streaming import events, matching, places, writer
 from streaming.flow import RAW_SEND
 from streaming.hub import get_hub
 from timelines import events as timeline_events
@@ -61,6 +64,9 @@ RETRY_MILLISECONDS = 3000
 MAX_HELD = 200
 # Why a viewer's own live page closes when the moderators suspend them.
 SUSPENDED = "suspended"
+TOO_MANY_FROM_ADDRESS = (
+    "Too many live pages and streams are open from your address at once; close some tabs and reload this one.\n"
+)
 
 SSE_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -175,7 +181,18 @@ class LivePage:
             await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
             await send({"type": "http.response.body", "body": b""})
             return
-        await self.stream(int(user.uid), since_id, receive, send, scope.get(RAW_SEND))
+        try:
+            taken = await places.take(scope)
+        except UNAVAILABLE_ERRORS:
+            await _plain(send, 503, "The stream is unavailable right now.\n", [(b"retry-after", b"5")])
+            return
+        except places.TooManyFromAddress:
+            await _plain(send, 429, TOO_MANY_FROM_ADDRESS, [(b"retry-after", b"60")])
+            return
+        try:
+            await self.stream(int(user.uid), since_id, receive, send, scope.get(RAW_SEND), taken=taken)
+        finally:
+            await taken.release()
 
     async def stream(
         self,
@@ -185,6 +202,7 @@ class LivePage:
         send: Any,
         raw_send: Any = None,
         *,
+        taken: places.Places | None = None,
         encoder: writer.Encoder | None = None,
         opening: bytes | None = None,
     ) -> None:
@@ -271,6 +289,13 @@ class LivePage:
                     if waiting:
                         hub.flush()  # what a sink took outside the hub's own pass
 
+        async def alongside() -> None:
+            # One group, so a failure of either ends the other too: no renewal outlives its page.
+            async with asyncio.TaskGroup() as group:
+                group.create_task(refresh())
+                if taken is not None:
+                    group.create_task(taken.keep())
+
         await writer.serve(
             send,
             receive,
@@ -280,7 +305,7 @@ class LivePage:
             headers=SSE_HEADERS,
             preamble=preamble,
             unavailable=lambda: _plain(send, 503, "The stream is unavailable right now.\n"),
-            extra=refresh,
+            extra=alongside,
             raw_send=raw_send,
         )
 

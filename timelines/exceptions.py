@@ -20,12 +20,17 @@ NOT_LIST_OWNER = "Only the owner of a list can change it."
 INVALID_LIST_NAME = f"List names are 1 to {limits.MAX_LIST_NAME_LENGTH} characters."
 TOO_MANY_LISTS = f"You can have at most {limits.MAX_LISTS_PER_USER} lists; delete one first."
 CANNOT_REPOST = "This post cannot be reposted."
+CANNOT_REPOST_VISIBILITY = "Only public and unlisted posts can be reposted."
 CANNOT_TARGET_SELF = "You cannot do that to yourself."
 CANNOT_FOLLOW = "You cannot follow this account."
 LIST_FULL = f"A list can hold at most {limits.MAX_LIST_MEMBERS} people."
 BIO_TOO_LONG = f"Bios are at most {limits.MAX_BIO_LENGTH} characters."
 EMPTY_QUERY = "Type a word, a name or a #tag to search for."
 QUERY_TOO_LONG = f"Searches are at most {limits.MAX_QUERY_LENGTH} characters."
+INVALID_VISIBILITY = "Choose who can see the post: Public, Unlisted, Followers only or Mentioned people only."
+PRIVATE_ACCOUNT_VISIBILITY = "A private account posts for its followers or the people it mentions only."
+NO_RECIPIENT = "Mention at least one person: a post for mentioned people only needs someone to reach."
+REPLY_TOO_WIDE = "This reply answers a post for “{level}”: it cannot be “{chosen}”."
 NO_SEARCH_WORDS = "Search for at least one word; very common words such as “the” are not searched."
 
 
@@ -97,6 +102,13 @@ class ListFull(TimelineError):
 
 class CannotRepost(TimelineError):
     default_message = CANNOT_REPOST
+
+
+class InvalidVisibility(TimelineError):
+    """An unknown visibility, or one the author may not pick (a private account's public post, a reply wider
+    than the post it answers)."""
+
+    default_message = INVALID_VISIBILITY
 
 
 class CannotTargetSelf(TimelineError):

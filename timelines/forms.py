@@ -2,7 +2,13 @@ from __future__ import annotations
 
 from django import forms
 
-from timelines import exceptions, limits, validation
+from timelines import exceptions, limits, validation, visibility
+
+
+def _visibility_field() -> forms.ChoiceField:
+    # Optional: a client that sends none gets the account's default (or the parent's, for a reply). The
+    # service decides which levels this author may pick and says why not (a form error on this field).
+    return forms.ChoiceField(label="Visibility", choices=list(visibility.LABELS.items()), required=False)
 
 
 class PostForm(forms.Form):
@@ -14,6 +20,7 @@ class PostForm(forms.Form):
             attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH, "placeholder": "What's happening?"}
         ),
     )
+    visibility = _visibility_field()
 
 
 class ReplyForm(forms.Form):
@@ -23,6 +30,7 @@ class ReplyForm(forms.Form):
         strip=False,
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH}),
     )
+    visibility = _visibility_field()
 
 
 class ListNameForm(forms.Form):
@@ -67,6 +75,13 @@ class ProfileForm(forms.Form):
         help_text="Only people you approve see your new posts; following you becomes a request. Your earlier "
         "posts keep the visibility they had.",
     )
+    default_visibility = forms.ChoiceField(
+        label="Default post visibility",
+        choices=list(visibility.LABELS.items()),
+        required=False,  # left out: unchanged
+        help_text="What the post box starts on. A private account posts for its followers or the people it "
+        "mentions only.",
+    )
 
     def clean_name(self) -> str:
         try:
@@ -79,3 +94,15 @@ class ProfileForm(forms.Form):
             return validation.clean_bio(self.cleaned_data["bio"])
         except exceptions.InvalidBio as error:
             raise forms.ValidationError(error.message) from None
+
+    def clean(self) -> dict:
+        cleaned = super().clean() or {}
+        chosen = cleaned.get("default_visibility")
+        if chosen and "default_visibility" in self.changed_data:
+            # Judged with the privacy this same form asks for, which is saved first. A default left as it was
+            # is kept, unused while the account is private (it then starts on "Followers only").
+            try:
+                visibility.check(chosen, account_private=bool(cleaned.get("private")))
+            except exceptions.InvalidVisibility as error:
+                self.add_error("default_visibility", error.message)
+        return cleaned

@@ -43,7 +43,7 @@ MAX_BIO_LENGTH = 160
 MAX_MESSAGE_LENGTH = 280
 MAX_LOGIN_LENGTH = 20
 MAX_NAME_LENGTH = 50
-LOGIN_PATTERN = r"^[A-Za-z0-9_]+$"
+LOGIN_PATTERN = r"[A-Za-z0-9_]+"  # whole-string: callers use fullmatch
 # Extra status fields a caller may attach (book listing 8.2's **data); anything else is refused.
 MAX_EXTRA_FIELDS = 8
 MAX_EXTRA_VALUE_LENGTH = 200

@@ -17,7 +17,7 @@ The policy is an object named by ``settings.TIMELINES_POLICY`` (a dotted path), 
   every recipient of every post; ``allows_all(state)`` says when no rule applies to the batch at all, so it needs
   no decision per item.
 
-``Policy`` here is the base, which allows everything; the site's rules (private accounts, blocks, mutes,
+``Policy`` here is the base, which allows everything; the site's rules (visibilities, private accounts, blocks, mutes,
 suspensions and limits) are ``timelines.privacy.PrivacyPolicy``, the default of ``SOCIALSITE_POLICY``.
 """
 

@@ -9,9 +9,13 @@ relations between the batch's recipients and authors. The rules, Mastodon's and 
 - A block hides both people's posts from each other everywhere, and their notifications.
 - A mute hides the muted person's posts and reposts from the muter's feeds (home, lists, live home) and
   notifications, and nothing else: their profile, threads and search still show them.
-- A post written while its author was private (``private``) reaches only the author's approved followers
-  (search finds it for them too): never the public (streams, tags, anonymous readers) and never anyone else.
-  A private account's profile shows its posts to its followers only.
+- A post's visibility (``timelines.visibility``, Mastodon's four levels) bounds who receives it:
+  ``public`` anyone; ``unlisted`` anyone but never in a listing (tag timelines, the public streams), and in
+  search only for the author's followers; ``private`` (followers only) the author's approved followers, never
+  the public nor a listing (search finds it for them too); ``direct`` only the people it mentions, never the
+  public nor a listing. A post written while its author was private before visibilities existed carries the
+  older ``private`` flag and is ``private``. A private account's profile shows its posts to its followers
+  only.
 - A limited author's posts reach only their existing followers: kept out of the public listings, search and
   anyone else's feeds and notifications (their profile and threads still show them).
 - A repost is judged for its reposter and for the original's author alike.
@@ -24,26 +28,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from timelines import policy, store
+from timelines import visibility as visibilities
 from timelines.store.privacy import Relations
 
-_TRUE = {"1", "true", 1}
 
-
-def is_private(fields: Mapping[str, Any]) -> bool:
-    """Whether a status was written while its author was private."""
-    return fields.get("private") in _TRUE
+def is_restricted(fields: Mapping[str, Any]) -> bool:
+    """Whether a status's visibility is narrower than public, so each recipient needs a decision."""
+    return visibilities.of_status(fields) != visibilities.PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
 class PrivacyState:
-    """What the rules need for a batch: the relations, and whether any item of it is a private post."""
+    """What the rules need for a batch: the relations, and whether any item of it is narrower than public."""
 
     relations: Relations
-    private_items: bool
+    restricted_items: bool
 
 
 class PrivacyPolicy(policy.Policy):
-    status_fields = ("private", "repost_of_uid")
+    # A direct post's mentions are not among them: a batch known only by ids (a refill, a follow's copy)
+    # judges a direct post without them, so it reaches no one but its author that way (as Mastodon's
+    # merge into a home never copies direct posts).
+    status_fields = ("private", "visibility", "repost_of_uid")
 
     def load(
         self,
@@ -63,15 +69,15 @@ class PrivacyPolicy(policy.Policy):
             for uid in store.moderation.members("limited"):
                 flags[uid] = flags.get(uid, frozenset()) | {"limited"}
             relations = Relations(flags, relations.blocked, relations.muted, relations.follows)
-        return PrivacyState(relations, any(is_private(item.fields) for item in items))
+        return PrivacyState(relations, any(is_restricted(item.fields) for item in items))
 
     def page_state(self, relations: Relations, *, statuses: Sequence[Mapping[str, Any]]) -> PrivacyState:
         # A page's relations carry the authors' moderation flags, not "private": for statuses the post's own
-        # ``private`` field decides, and only a "profile" item asks about the account.
-        return PrivacyState(relations, any(is_private(status) for status in statuses))
+        # visibility decides, and only a "profile" item asks about the account.
+        return PrivacyState(relations, any(is_restricted(status) for status in statuses))
 
     def allows_all(self, state: PrivacyState) -> bool:
-        return state.relations.empty and not state.private_items
+        return state.relations.empty and not state.restricted_items
 
     def _author(self, state: Relations, recipient: int | None, author: int, item: policy.Item) -> bool:
         """The rules about one author of the item (its writer, or a repost's original author)."""
@@ -103,8 +109,22 @@ class PrivacyPolicy(policy.Policy):
         original = item.fields.get("repost_of_uid")
         if original and not self._author(relations, recipient, int(original), item):
             return False
-        if is_private(item.fields) and recipient != item.author_uid:
-            if recipient is None or item.context == policy.LISTING:
-                return False
-            return (recipient, item.author_uid) in relations.follows
+        return recipient == item.author_uid or _audience_allows(relations, recipient, item)
+
+
+def _audience_allows(relations: Relations, recipient: int | None, item: policy.Item) -> bool:
+    """The rule of the item's visibility, for anyone but its author."""
+    level = visibilities.of_status(item.fields)
+    if level == visibilities.PUBLIC:
         return True
+    if item.context == policy.LISTING:
+        return False  # tag timelines, trending tags and the public streams list public posts only
+    if level == visibilities.UNLISTED:
+        if item.context == policy.SEARCH:
+            return recipient is not None and (recipient, item.author_uid) in relations.follows
+        return True
+    if recipient is None:
+        return False
+    if level == visibilities.PRIVATE:
+        return (recipient, item.author_uid) in relations.follows
+    return recipient in visibilities.mentioned_uids(item.fields)

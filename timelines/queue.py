@@ -7,6 +7,8 @@ deleted status from the same audience ("Cleaning out deleted IDs"), a refill of 
 point in ``timelines.tasks`` by its dotted path, so this module never imports the services the tasks call
 (and the services, which enqueue, never import the tasks).
 
+Jobs are JSON (``SERIALIZER``): their arguments are ids, cursors (a score and a member) and short words.
+
 Jobs are idempotent, so running one twice changes nothing; each is enqueued under the deterministic id its
 ``*_job_id`` function builds, with ``unique=True``, so a re-run of a batch cannot start a second chain. A job
 that raises is retried (``Retry``); a job whose worker died is found by the worker's maintenance pass and
@@ -25,6 +27,7 @@ from rq import Retry
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job
 from rq.queue import Queue
+from rq.serializers import JSONSerializer
 
 from socialsite.redis_client import get_job_redis
 
@@ -36,17 +39,21 @@ JOB_TIMEOUT_SECONDS = 300
 # Every delivery batch's job id starts with it (``delivery_job_id``); the dashboard counts them by it.
 DELIVERY_JOB_PREFIX = "syndicate-"
 
+# Every job is written and read as JSON, never pickle (settings.RQ_QUEUES and timelines.worker say the same): a
+# pickle can name any code to run when it is read, so a payload planted in Redis would run in a worker.
+SERIALIZER = JSONSerializer
+
 Cursor = tuple[float, str]
 
 
 def get_queue() -> Queue:
-    return django_rq.get_queue(QUEUE_NAME, connection=get_job_redis())
+    return django_rq.get_queue(QUEUE_NAME, connection=get_job_redis(), serializer=SERIALIZER)
 
 
 def get_job(job_id: str) -> Job | None:
     """The job stored under ``job_id``, or None when there is none (RQ's public ``Job.fetch``)."""
     try:
-        return Job.fetch(job_id, connection=get_job_redis())
+        return Job.fetch(job_id, connection=get_job_redis(), serializer=SERIALIZER)
     except NoSuchJobError:
         return None
 

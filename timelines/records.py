@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from timelines import visibility as _visibility
+
 # Fields every status hash has; anything else came in as extra data (book listing 8.2's **data).
 CORE_STATUS_FIELDS = ("id", "uid", "login", "name", "message", "posted")
 
@@ -32,6 +34,9 @@ class User:
     bio_mentions: tuple[str, ...] = ()  # lowercased logins of the users the bio mentions (linked when shown)
     private: bool = False  # only approved followers see its posts (timelines.privacy)
     suspended: bool = False  # the moderators suspended it: nothing of it shows to anyone (timelines.privacy)
+    # What the post box starts on (timelines.visibility): the account's choice, "private" for a private account
+    # whose choice it may not use.
+    default_visibility: str = _visibility.PUBLIC
 
     @classmethod
     def from_hash(cls, fields: dict[str, str]) -> User:
@@ -49,6 +54,9 @@ class User:
             bio_mentions=tuple(login for login in fields.get("bio_mentions", "").split(",") if login),
             private=bool(fields.get("private")),
             suspended=bool(fields.get("suspended")),
+            default_visibility=_visibility.default_level(
+                account_default=fields.get("default_visibility"), account_private=bool(fields.get("private"))
+            ),
         )
 
 
@@ -80,6 +88,9 @@ class Status(Mapping[str, Any]):
     mention_logins: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     repost_of: int | None = None
+    # Who may see it (``timelines.visibility``): public, unlisted, private or direct. A hash written before
+    # visibilities existed reads as private when it carries the older ``private`` flag, else as public.
+    visibility: str = _visibility.PUBLIC
 
     @classmethod
     def from_hash(cls, fields: Mapping[str, Any]) -> Status:
@@ -100,6 +111,8 @@ class Status(Mapping[str, Any]):
         mentions = mention_pairs(status.mentions)
         _SETTERS["mentions"](status, tuple(uid for uid, _ in mentions))
         _SET_MENTION_LOGINS(status, tuple(login for _, login in mentions))
+        # Left in ``extra`` too, so the mapping (and ``as_dict``) keeps the field as stored.
+        _SET_VISIBILITY(status, _visibility.level(extra.get("visibility"), extra.get("private")))
         _SET_EXTRA(status, extra)
         return status
 
@@ -188,6 +201,7 @@ _SETTERS = {name: Status.__dict__[name].__set__ for name, _, _ in _OPTIONAL}
 _SLOTS = tuple(Status.__dataclass_fields__)
 _SLOT_SETTERS = {name: Status.__dict__[name].__set__ for name in _SLOTS}
 _FIELDS = frozenset(name for name in Status.__dataclass_fields__ if name != "extra")
+_SET_VISIBILITY = Status.__dict__["visibility"].__set__
 _SET_ID, _SET_UID, _SET_LOGIN, _SET_NAME, _SET_MESSAGE, _SET_POSTED, _SET_EXTRA, _SET_MENTION_LOGINS = (
     Status.__dict__[name].__set__ for name in (*CORE_STATUS_FIELDS, "extra", "mention_logins")
 )

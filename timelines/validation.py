@@ -18,9 +18,10 @@ from timelines import exceptions, limits, text
 from timelines.records import CORE_STATUS_FIELDS
 
 _LOGIN_RE = re.compile(limits.LOGIN_PATTERN)
-# ASCII digits only, and few enough of them that int() is cheap and the value stays under MAX_ID.
-_DIGITS_RE = re.compile(r"^[0-9]{1,16}$")
-_EXTRA_FIELD_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+# ASCII digits only, and few enough of them that int() is cheap and the value stays under MAX_ID. Patterns here
+# are used with fullmatch: ``$`` would also match before a final newline, so "1\n" would pass as 1.
+_DIGITS_RE = re.compile(r"[0-9]{1,16}")
+_EXTRA_FIELD_RE = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 # Unicode categories that draw nothing by themselves: controls, format characters (zero-width space and
 # joiners, BOM, bidi marks), separators, and unassigned or private-use code points.
@@ -66,7 +67,7 @@ def parse_int(text: object, *, minimum: int = 1, maximum: int = limits.MAX_ID - 
     """The one parser of integers from the outside (query strings, forms, stream parameters): ASCII digits
     only, at most 16 of them, within [minimum, maximum]. Raises ``ValueError`` for anything else, such as
     ``"²"`` (a digit to ``str.isdigit`` that ``int`` refuses), 5,000 digits, signs, spaces or ``"1e3"``."""
-    if not isinstance(text, str) or not _DIGITS_RE.match(text):
+    if not isinstance(text, str) or not _DIGITS_RE.fullmatch(text):
         raise ValueError(f"not a whole number from {minimum} to {maximum}: {str(text)[:20]!r}")
     value = int(text)
     if not minimum <= value <= maximum:
@@ -100,7 +101,7 @@ def _drop_controls(text: str, keep: str = "") -> str:
 
 def clean_login(login: str) -> str:
     login = (login or "").strip() if isinstance(login, str) else ""
-    if not (1 <= len(login) <= limits.MAX_LOGIN_LENGTH) or not _LOGIN_RE.match(login):
+    if not (1 <= len(login) <= limits.MAX_LOGIN_LENGTH) or not _LOGIN_RE.fullmatch(login):
         raise exceptions.InvalidLogin()
     return login
 
@@ -195,7 +196,7 @@ def clean_extra(data: dict[str, Any]) -> dict[str, str]:
         raise exceptions.InvalidStatusData()
     cleaned: dict[str, str] = {}
     for name, value in data.items():
-        if name in RESERVED_STATUS_FIELDS or not _EXTRA_FIELD_RE.match(name):
+        if name in RESERVED_STATUS_FIELDS or not _EXTRA_FIELD_RE.fullmatch(name):
             raise exceptions.InvalidStatusData(f"A post cannot carry a field named {name!r}.")
         if value is None or value == "":
             continue

@@ -21,23 +21,35 @@ interval is 60 to 80 seconds. Here that grace is ``INTERMEDIATE_GRACE_SECONDS``,
 one or two passes (10 to 20 seconds). A live worker keeps a job in that state only for the few milliseconds
 between the BLMOVE and the pipeline that registers it as started, and only a job still marked queued is
 touched, so the shorter grace cannot take a job from a worker that is running it.
+
+The scheduler a worker forks (``--with-scheduler``) dies with it, even when the worker is killed with SIGKILL
+(``Scheduler``, ``socialsite.orphans``).
+
+Jobs are read as JSON only (``timelines.queue.SERIALIZER``), never unpickled; a payload that is not JSON fails
+that one job.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from datetime import timedelta
 from typing import Any
 
 import rq
 from rq import worker_registration
+from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
 from rq.executions import Execution
 from rq.intermediate_queue import IntermediateQueue
 from rq.job import Job, JobStatus
 from rq.queue import Queue
 from rq.registry import clean_registries
+from rq.scheduler import RQScheduler
 from rq.utils import now
 from rq.worker import WorkerStatus
+
+from socialsite import orphans
+from timelines.queue import SERIALIZER
 
 JOB_MONITORING_INTERVAL = 5
 HEARTBEAT_GRACE_SECONDS = 10
@@ -46,6 +58,7 @@ INTERMEDIATE_GRACE_SECONDS = 5
 # RQ holds its maintenance lock for 899 s; a worker killed during maintenance would stall everyone's
 # maintenance that long. A pass takes milliseconds, so a minute is ample and bounds that stall.
 MAINTENANCE_LOCK_SECONDS = 60
+MAX_RECONNECT_WAIT_SECONDS = 4.0
 
 _DONE = frozenset({JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED})
 
@@ -81,8 +94,30 @@ class PromptIntermediateQueue(IntermediateQueue):
                 self.connection.delete(self.get_first_seen_key(job_id))
 
 
+class Scheduler(RQScheduler):
+    """RQ's scheduler, in the process the worker forks for it, dying with that worker (``socialsite.orphans``):
+    RQ's own kept running without a parent after a kill -9 of its worker, until Redis stopped."""
+
+    def start(self) -> Any:
+        self._worker_pid = os.getpid()  # read in the child: the pid of the worker that forks it
+        return super().start()
+
+    def work(self) -> None:
+        # Runs in the forked child. SIGTERM on the worker's death is the signal RQ's worker sends on its own
+        # stop: the scheduler releases its lock, so a new worker's scheduler takes over at once.
+        orphans.die_with_parent(self._worker_pid)
+        super().work()
+
+
 class Worker(rq.SimpleWorker):
+    # RQ doubles its wait between reconnections up to a minute, so a worker could sleep through most of a minute
+    # after Redis came back (``serve`` restarts a killed Redis within a second): retry every few seconds instead.
+    max_connection_wait_time = MAX_RECONNECT_WAIT_SECONDS
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # JSON whatever the command line says (django-rq's ``--serializer`` defaults to pickle): a worker that
+        # unpickled jobs would run any code a payload planted in Redis names.
+        kwargs["serializer"] = SERIALIZER
         kwargs.setdefault("job_monitoring_interval", JOB_MONITORING_INTERVAL)
         kwargs.setdefault("maintenance_interval", MAINTENANCE_INTERVAL)
         super().__init__(*args, **kwargs)
@@ -117,6 +152,34 @@ class Worker(rq.SimpleWorker):
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         # A live worker renews this every JOB_MONITORING_INTERVAL; a dead one's job expires soon after.
         return self.job_monitoring_interval + HEARTBEAT_GRACE_SECONDS
+
+    def _start_scheduler(
+        self,
+        burst: bool = False,
+        logging_level: str | None = "INFO",
+        date_format: str = DEFAULT_LOGGING_DATE_FORMAT,
+        log_format: str = DEFAULT_LOGGING_FORMAT,
+    ) -> None:
+        # RQ's BaseWorker._start_scheduler (rq 3.0), with the Scheduler above in place of RQScheduler.
+        self.scheduler = Scheduler(
+            self.queues,
+            connection=self.connection,
+            logging_level=logging_level if logging_level is not None else self.log.level,
+            date_format=date_format,
+            log_format=log_format,
+            serializer=self.serializer,
+        )
+        self.scheduler.acquire_locks()
+        if self.scheduler.acquired_locks:
+            if burst:
+                try:
+                    self.scheduler.register_birth()
+                    self.scheduler.enqueue_scheduled_jobs()
+                finally:
+                    self.scheduler.release_locks()
+                    self.scheduler.register_death()
+            else:
+                self.scheduler.start()
 
     def clean_registries(self) -> None:
         # RQ's BaseWorker.clean_registries (rq 3.0), with a shorter lock and the prompt intermediate queue.

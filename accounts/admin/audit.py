@@ -12,9 +12,11 @@ from django.urls import NoReverseMatch
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from accounts.admin.search import BoundedSearch
+
 
 @admin.register(LogEntry)
-class AuditLogAdmin(admin.ModelAdmin):
+class AuditLogAdmin(BoundedSearch, admin.ModelAdmin):
     list_display = ("action_time", "user", "action_flag", "target", "message")
     list_filter = ("action_flag", "user", "content_type")
     search_fields = ("object_repr", "change_message", "user__username")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 
 from accounts import limits
+from timelines import validation
 
 
 class ReasonForm(forms.Form):
@@ -36,4 +37,14 @@ class StatusSearchForm(forms.Form):
     state = forms.ChoiceField(
         required=False, choices=[("", "All"), ("active", "Active"), ("limited", "Limited"), ("suspended", "Suspended")]
     )
-    max_id = forms.IntegerField(required=False, min_value=1)
+    max_id = forms.CharField(required=False, max_length=32, strip=False)
+
+    def clean_max_id(self) -> int | None:
+        raw = self.cleaned_data["max_id"]
+        if not raw:
+            return None
+        try:
+            # The shared parser: IntegerField would take "٣", " 5" or a 20-digit number.
+            return validation.parse_int(raw)
+        except ValueError:
+            raise forms.ValidationError("Enter a post id (a whole number).") from None

@@ -25,6 +25,7 @@ from django.utils.text import Truncator
 from accounts import moderation
 from accounts.admin.actions import Step, reason_step
 from accounts.admin.rows import RedisRowsChangeList
+from accounts.admin.search import BoundedSearch
 from accounts.models import Report
 from timelines.records import Status
 from timelines.selectors import moderated_statuses
@@ -53,7 +54,7 @@ def _post_link(status: Status) -> str:
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(BoundedSearch, admin.ModelAdmin):
     list_display = (
         "id",
         "state",

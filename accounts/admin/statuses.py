@@ -18,10 +18,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 
 from accounts import moderation
 from accounts.admin.forms import ReasonForm, StatusSearchForm
+from socialsite import redirects
 from timelines.records import Status
 from timelines.selectors import moderated_statuses
 
@@ -101,10 +101,7 @@ def remove_status(request: HttpRequest, status_id: int) -> HttpResponse:
     status = moderated_statuses.get_statuses_by_id(status_ids=[status_id]).get(status_id)
     if status is None:
         raise Http404("No such post.")
-    back = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        back = ""
-    back = back or reverse("admin:moderation_statuses")
+    back = redirects.next_url(request, reverse("admin:moderation_statuses"))
     form = ReasonForm(
         request.POST if request.method == "POST" else None,
         help_text="Required. The author is told: “Your post was removed by the moderators: <reason>”.",

@@ -22,6 +22,7 @@ from django.template.response import TemplateResponse
 from accounts import moderation
 from accounts.admin.actions import Step, reason_step
 from accounts.admin.rows import RedisRowsChangeList
+from accounts.admin.search import BoundedSearch
 from accounts.models import Report, User
 from timelines import selectors
 
@@ -87,7 +88,7 @@ def _account_action(
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(BoundedSearch, DjangoUserAdmin):
     list_display = (
         "username",
         "uid",

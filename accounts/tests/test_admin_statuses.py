@@ -80,3 +80,19 @@ def test_a_malformed_query_string_is_answered_400_with_the_newest_posts(moderato
         assert response.status_code == 400 and b"errornote" in response.content
         assert f'data-status-id="{post}"'.encode() in response.content
     assert listed_ids(moderator_client, "?q=%40nobody") == [] and listed_ids(moderator_client, "?q=the") == []
+
+
+def test_a_query_or_cursor_that_is_no_plain_number_is_never_a_500(moderator_client: Client, alice: User):
+    """``'²'.isdigit()`` is true but ``int('²')`` raises: ``?q=²`` was a 500. Numbers are read by the shared parser
+    (``timelines.validation.parse_int``): ASCII digits only, 16 at most."""
+    moderator_client.raise_request_exception = False
+    post = services.post_status(uid=alice.uid, message="still listed")
+    for query in ("²", "٣", "9" * 5000, "9" * 20):
+        response = moderator_client.get(LIST, {"q": query})
+        assert response.status_code in (200, 400), (query, response.status_code)
+        if response.status_code == 200:  # a search that finds nothing (a 400 lists the newest posts)
+            assert f'data-status-id="{post}"'.encode() not in response.content, query
+    assert listed_ids(moderator_client, f"?q={post}") == [post]
+    for cursor in ("²", "٣", "1\n", "9" * 20, " 5"):
+        response = moderator_client.get(LIST, {"max_id": cursor})
+        assert response.status_code == 400 and b"errornote" in response.content, cursor

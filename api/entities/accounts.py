@@ -48,7 +48,7 @@ def credential_account(request: HttpRequest, user: User, *, follow_requests: int
     return {
         **account(request, user),
         "source": {
-            "privacy": "private" if user.private else "public",
+            "privacy": user.default_visibility,
             "sensitive": False,
             "language": "",
             "note": user.bio,

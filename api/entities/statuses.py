@@ -14,8 +14,7 @@ from django.http import HttpRequest
 
 from api.entities.accounts import account
 from api.entities.common import html, iso, profile, status_page, tag_page
-from timelines import selectors
-from timelines.privacy import is_private
+from timelines import selectors, visibility
 from timelines.records import Status, TimelineEntry, User
 
 
@@ -40,7 +39,7 @@ def _status(request: HttpRequest, status: Status, author: User, entry: TimelineE
         "account": account(request, author),
         "content": html(request, status.message, status.mention_logins),
         "text": None,
-        "visibility": "private" if is_private(status) else "public",
+        "visibility": visibility.of_status(status),
         "sensitive": False,
         "spoiler_text": "",
         "language": None,

@@ -57,9 +57,28 @@ def test_a_post_too_long_is_422_and_nothing_is_posted(ada):
     assert ada.get("/api/v1/accounts/verify_credentials").json()["statuses_count"] == 0
 
 
-def test_unsupported_visibility_is_422(ada):
-    response = ada.post("/api/v1/statuses", {"status": "hi", "visibility": "direct"})
+def test_an_unknown_visibility_is_422(ada):
+    response = ada.post("/api/v1/statuses", {"status": "hi", "visibility": "everyone"})
     assert response.status_code == 422
+
+
+def test_mastodons_four_visibilities(ada):
+    person("bob")
+    person("carol")
+    bob, carol = Api(token_for("bob")), Api(token_for("carol"))
+    ada_id = ada.get("/api/v1/accounts/verify_credentials").json()["id"]
+    bob.post(f"/api/v1/accounts/{ada_id}/follow")
+    posted = {
+        level: ada.post("/api/v1/statuses", {"status": f"@bob {level}", "visibility": level}).json()
+        for level in ("public", "unlisted", "private", "direct")
+    }
+    assert {level: status["visibility"] for level, status in posted.items()} == {level: level for level in posted}
+    public_ids = [item["id"] for item in Api(None).get("/api/v1/timelines/public").json()]
+    assert public_ids == [posted["public"]["id"]]
+    assert Api(None).get(f"/api/v1/statuses/{posted['unlisted']['id']}").status_code == 200
+    for level in ("private", "direct"):
+        assert bob.get(f"/api/v1/statuses/{posted[level]['id']}").status_code == 200
+        assert carol.get(f"/api/v1/statuses/{posted[level]['id']}").status_code == 404
 
 
 def test_the_same_idempotency_key_posts_once(ada):

@@ -42,7 +42,7 @@ def masto_js() -> Path:
 def site(django_db_setup: None) -> Iterator[str]:
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DATABASE_URL": testing.database_url(),
         "DJANGO_LOG_LEVEL": "WARNING",
         # The script waits on the hub's counters before it posts what the stream must bring.
         "STREAMING_HUB_ENDPOINT": "1",

@@ -33,7 +33,7 @@ def site(django_db_setup: None) -> Iterator[str]:
     """daphne serving the site on the test database (the accounts and OAuth rows the test writes)."""
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DATABASE_URL": testing.database_url(),
         "DJANGO_LOG_LEVEL": "WARNING",
         # hub.json tells the streaming test when its stream is subscribed.
         "STREAMING_HUB_ENDPOINT": "1",

@@ -1,5 +1,6 @@
-"""Editing one's own account (``PATCH /api/v1/accounts/update_credentials``): display name, bio (``note``) and
-whether the account is private (``locked``), through the same services as ``/settings/profile``; and the
+"""Editing one's own account (``PATCH /api/v1/accounts/update_credentials``): display name, bio (``note``),
+whether the account is private (``locked``) and the default visibility of its posts (``source[privacy]``),
+through the same services as ``/settings/profile``; and the
 posting preferences that follow from it (``GET /api/v1/preferences``)."""
 
 from __future__ import annotations
@@ -33,17 +34,12 @@ def update_credentials(request: HttpRequest) -> Any:
     note = text_param(request, "note")
     locked = _flag(param(request, "locked"), "locked")
     privacy = text_param(request, "source[privacy]")
-    if privacy not in (None, "public", "private"):
-        raise ApiError(422, "Validation failed: source[privacy] must be public or private here")
     try:
         # Checked and written before the privacy flag, so a bad name or bio changes nothing at all.
-        services.update_profile(uid=viewer, name=name, bio=note)
+        services.update_profile(uid=viewer, name=name, bio=note, default_visibility=privacy or None)
         if locked is not None:
             services.set_private(uid=viewer, private=locked)
-        elif privacy is not None:
-            # The default visibility of new posts is the account's: private accounts post to followers only.
-            services.set_private(uid=viewer, private=privacy == "private")
-    except (exceptions.InvalidName, exceptions.InvalidBio) as error:
+    except (exceptions.InvalidName, exceptions.InvalidBio, exceptions.InvalidVisibility) as error:
         raise ApiError(422, f"Validation failed: {error.message}") from None
     except exceptions.UnknownUser:
         raise ApiError(401, "The access token is invalid") from None
@@ -53,10 +49,10 @@ def update_credentials(request: HttpRequest) -> Any:
 
 @endpoint("GET", scopes={"GET": "read:accounts"})
 def preferences(request: HttpRequest) -> Any:
-    """Posting defaults as Mastodon names them: a private account posts to followers only."""
+    """Posting defaults as Mastodon names them: the account's default visibility (the site's post box's)."""
     me = selectors.get_user(uid=request.viewer_uid)  # type: ignore[attr-defined]
     return {
-        "posting:default:visibility": "private" if me.private else "public",
+        "posting:default:visibility": me.default_visibility,
         "posting:default:sensitive": False,
         "posting:default:language": None,
         "reading:expand:media": "default",

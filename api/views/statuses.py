@@ -13,11 +13,10 @@ from api.entities.accounts import account
 from api.entities.statuses import status, statuses
 from api.http import ApiError, endpoint, id_param, limit_param, not_found, parse_id, text_param
 from api.limits import rate_limited
-from timelines import exceptions, limits, selectors, services
+from timelines import exceptions, limits, selectors, services, visibility
 from timelines.records import TimelineEntry
 
-VISIBILITIES = {"public": False, "private": True}
-NOT_SUPPORTED_VISIBILITY = "Validation failed: Visibility must be public or private (followers only) here"
+VISIBILITIES = frozenset(visibility.LEVELS)  # Mastodon's four: public, unlisted, private, direct
 IN_PROGRESS = "A request with this Idempotency-Key is still being processed"
 NOT_ALLOWED = "This action is not allowed"
 
@@ -39,9 +38,9 @@ def _shown(request: HttpRequest, entry: TimelineEntry) -> dict[str, Any]:
 def _post(request: HttpRequest) -> int:
     viewer = request.viewer_uid  # type: ignore[attr-defined]
     message = text_param(request, "status")
-    visibility = text_param(request, "visibility") or "public"
-    if visibility not in VISIBILITIES:
-        raise ApiError(422, NOT_SUPPORTED_VISIBILITY)
+    chosen = text_param(request, "visibility") or None
+    if chosen is not None and chosen not in VISIBILITIES:
+        raise ApiError(422, f"Validation failed: Visibility is not included in the list ({chosen[:20]!r})")
     in_reply_to = id_param(request, "in_reply_to_id")
     with rate_limited(request, "posts"):
         try:
@@ -49,9 +48,9 @@ def _post(request: HttpRequest) -> int:
                 uid=viewer,
                 message=message or "",
                 in_reply_to=in_reply_to or None,
-                followers_only=VISIBILITIES[visibility],
+                visibility=chosen,
             )
-        except (exceptions.InvalidMessage, exceptions.InvalidStatusData) as error:
+        except (exceptions.InvalidMessage, exceptions.InvalidStatusData, exceptions.InvalidVisibility) as error:
             raise ApiError(422, f"Validation failed: {error.message}") from None
         except exceptions.StatusNotFound:
             raise not_found() from None

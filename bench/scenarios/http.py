@@ -1,12 +1,12 @@
 """Scenario 6: pages through the web server exactly as ``./bin/run`` serves them (``manage.py serve``: one daphne
 process per core on one port, DEBUG off, static files from the manifest), loaded by wrk on loopback with 50
 concurrent connections: requests/s and p50/p99 latency of the logged-in home page, a profile, a post page and a
-tag page (30 posts each), and of ``/healthz`` on the same server, a Django view that reads neither Redis nor the
-session. The machine is shared, so the figure that holds is a page's rate as a share of ``/healthz``'s: the pages
-are loaded in turn, round after round, and the share is the median of each round's. Beside it, the CPU time the
-web processes spent per request (from ``/proc``), which other people's load disturbs less. The service-layer time
-of the home page and the profile (their selectors, timed in-process) stands beside them. wrk comes from Debian
-(``apt-get install wrk``); the harness installs it when it can.
+tag page (30 posts each), and of ``/healthz`` on the same server, a Django view whose only read is one Redis
+PING (no session). The machine is shared, so the figure that holds is a page's rate as a share of ``/healthz``'s:
+the pages are loaded in turn, round after round, and the share is the median of each round's. Beside it, the CPU
+time the web processes spent per request (from ``/proc``), which other people's load disturbs less. The
+service-layer time of the home page and the profile (their selectors, timed in-process) stands beside them. wrk
+comes from Debian (``apt-get install wrk``); the harness installs it when it can.
 """
 
 from __future__ import annotations

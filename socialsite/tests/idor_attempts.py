@@ -54,14 +54,13 @@ def visible(actor: Person, status_id: int) -> bool:
     return True
 
 
-def _on_post(name: str, *, acting_on_it: bool) -> Aim:
-    """like, repost: on a post the actor may not see, 404; else the actor's own act. unlike, unrepost: only ever
-    the actor's own like or repost, whosever post it is."""
+def _on_post(name: str) -> Aim:
+    """like, unlike, repost, unrepost: on a post the actor may not see, 404; else the actor's own act (unlike and
+    unrepost only ever take back the actor's own like or repost, whosever post it is)."""
 
     def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
         status_id = a_post(rng, owner)
-        hidden = not visible(actor, status_id)
-        expect = HIDDEN if acting_on_it and hidden else OWN
+        expect = HIDDEN if not visible(actor, status_id) else OWN
         return Attempt(reverse(f"timelines:{name}", args=[status_id]), {}, expect, f"{name} {status_id}")
 
     return aim
@@ -178,10 +177,10 @@ WRITES: dict[str, Aim] = {
         "timelines:compose", lambda rng, actor, owner: {"message": f"@{owner.login} #redis hi"}, "post"
     ),
     "timelines:delete": _delete,
-    "timelines:like": _on_post("like", acting_on_it=True),
-    "timelines:unlike": _on_post("unlike", acting_on_it=False),
-    "timelines:repost": _on_post("repost", acting_on_it=True),
-    "timelines:unrepost": _on_post("unrepost", acting_on_it=False),
+    "timelines:like": _on_post("like"),
+    "timelines:unlike": _on_post("unlike"),
+    "timelines:repost": _on_post("repost"),
+    "timelines:unrepost": _on_post("unrepost"),
     "timelines:reply": _reply,
     "timelines:notifications_read": _plain("timelines:notifications_read", lambda *_: {}, "mark read"),
     "timelines:answer_follow_request": _answer_request,

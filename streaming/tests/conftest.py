@@ -33,6 +33,8 @@ SERVER_ENV = {
     "STREAMING_SEND_BUFFER_BYTES": "32768",
     "STREAMING_CLOSE_GRACE_SECONDS": "5",
     "STREAMING_HUB_ENDPOINT": "1",
+    # Every test client comes from 127.0.0.1; the load tests hold 200 streams at once.
+    "STREAMING_MAX_CONNECTIONS_PER_ADDRESS": "1000",
 }
 
 
@@ -75,7 +77,7 @@ def server_on_test_database(name: str) -> Iterator[StreamServer]:
     env = {
         **os.environ,
         **SERVER_ENV,
-        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DATABASE_URL": testing.database_url(),
         "DJANGO_LOG_LEVEL": "WARNING",
     }
     log_path = Path(settings.VAR_DIR) / f"{name}-server.log"

@@ -10,8 +10,10 @@ set lookup::
     muted:by:{7}           ZSET  uid -> time; who mutes user 7
 
 An account's own state lives in ``user:{42}``: ``private`` (1 while only approved followers may see its
-posts), ``suspended`` and ``limited`` (moderation). A status written while its author was private carries
-``private`` 1 for good: posts keep the visibility they were written with.
+posts), ``suspended`` and ``limited`` (moderation), and ``default_visibility`` (what the post box starts on;
+``timelines.visibility``). A status stores its ``visibility`` when it is not public; one written before
+visibilities existed while its author was private carries ``private`` 1 instead, read as ``private``. Posts keep
+the visibility they were written with.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ home:{42}        ZSET  status id -> posted; the user's own and followed users' s
                  9001 1763800000.5  8990 1763799990.1  8954 1763799950.7
 profile:held:{42}
                  ZSET  status id -> posted; the statuses of profile:{42} that hold a field the policy may
-                 judge a status by (store.status_hash.HELD_FIELDS: private, a repost's original author), which
+                 judge a status by (store.status_hash.HELD_FIELDS: a visibility other than public, the older
+                 private flag, a repost's original author), which
                  a follow's copy judges one by one (store.copies), and the member 0, scored with the posted
                  time after which the set is complete (-inf: all of them). Made by the first copy of the
                  profile on one server (a cluster's copy reads the statuses instead); kept by every status

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from timelines import keys, store, text
+from timelines import keys, store, text, validation
 from timelines.records import Status
 
 # The states of ``timelines.selectors.moderation.account_states``; suspended wins over limited, as there.
@@ -51,10 +51,10 @@ def get_status_list(
 ) -> StatusListPage:
     """A page of posts, newest first, below ``max_id`` (0: from the newest).
 
-    ``query``: digits find that post by id; ``@login`` pages through that author's posts; other text finds the
-    posts containing every word of it (the search index). ``author_state`` keeps only posts whose author is
-    ``active``, ``limited`` or ``suspended`` ("" keeps all). Round trips: two for the moderation sets, then
-    two per batch of ids read (at most ``MAX_READS``), one more for ``@login``.
+    ``query``: an id (ASCII digits, ``validation.parse_int``) finds that post; ``@login`` pages through that
+    author's posts; other text finds the posts containing every word of it (the search index). ``author_state``
+    keeps only posts whose author is ``active``, ``limited`` or ``suspended`` ("" keeps all). Round trips: two
+    for the moderation sets, then two per batch of ids read (at most ``MAX_READS``), one more for ``@login``.
     """
     suspended, limited = store.moderation.members(SUSPENDED), store.moderation.members(LIMITED)
 
@@ -62,8 +62,13 @@ def get_status_list(
         return SUSPENDED if uid in suspended else LIMITED if uid in limited else ACTIVE
 
     query = query.strip()
-    if query.isdigit():
-        return _single(int(query), state_of, author_state)
+    try:
+        # The shared parser, not str.isdigit(): "²" is a digit to isdigit() and no number to int().
+        status_id: int | None = validation.parse_int(query)
+    except ValueError:
+        status_id = None
+    if status_id is not None:
+        return _single(status_id, state_of, author_state)
     source = _source(query)
     found: list[ModeratedStatus] = []
     cursor = max_id

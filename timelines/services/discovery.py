@@ -5,8 +5,9 @@ search (book chapter 7) and the people index. The services that change what thes
 
 Layout (``keys.tags``, ``keys.search``) and why:
 
-- ``tag:{name}``: a capped timeline per tag, only of posts the public may see (the policy decides, with the
-  public as recipient, when the post is indexed; pages ask it again for their viewer).
+- ``tag:{name}``: a capped timeline per tag, only of posts the public may see listed (the policy decides, with
+  the public as recipient and context ``LISTING``, when the post is indexed: public posts only; pages ask it
+  again for their viewer).
 - ``timeline:{local}``: the same for every public post (no reposts), the client API's public timeline.
 - ``trending:{tags}:<hour>``: uses per tag per hour, 25 hours to live; one hash tag for every bucket, so the
   24-hour ranking is one ZUNION on one slot.
@@ -33,10 +34,11 @@ from timelines import keys, policy, store, text
 
 
 def is_public(status: Mapping[str, Any]) -> bool:
-    """Whether the policy lets the public (anonymous readers, the public streams) receive ``status``."""
+    """Whether the policy lets the public receive ``status`` in a listing (tag timelines, trending tags, the
+    public streams): an unlisted post may be read by anyone yet is never listed."""
     chosen = policy.get_policy()
     state = chosen.load(recipients=(policy.PUBLIC,), authors=(int(status["uid"]),))
-    return chosen.allows(state, recipient=policy.PUBLIC, item=policy.Item.of_status(status))
+    return chosen.allows(state, recipient=policy.PUBLIC, item=policy.Item.of_status(status, context=policy.LISTING))
 
 
 def index_status(status: Mapping[str, Any], *, pipe: Any = None) -> None:

@@ -25,7 +25,7 @@ from timelines import exceptions, keys, limits, queue, store
 from timelines.services.cleanup import finish_deletion
 from timelines.services.discovery import forget_user
 from timelines.services.follows import unfollow_user, withdraw_follow_request
-from timelines.services.likes import unlike_status
+from timelines.services.likes import remove_like
 from timelines.services.lists import delete_user_list, unfollow_user_list
 from timelines.services.privacy import reject_follow_request
 
@@ -81,7 +81,7 @@ def _followers(uid: int) -> bool:
 def _likes(uid: int) -> bool:
     liked = store.likes.liked_page(uid, before=None, count=limits.POSTS_PER_PASS)
     for status_id, _ in liked:
-        unlike_status(uid=uid, status_id=status_id)
+        remove_like(uid=uid, status_id=status_id)
         store.likes.remove_like(uid, status_id)
     return len(liked) < limits.POSTS_PER_PASS
 

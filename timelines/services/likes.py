@@ -35,7 +35,16 @@ def like_status(*, uid: int, status_id: int) -> bool:
 
 
 def unlike_status(*, uid: int, status_id: int) -> bool:
-    """Take back ``uid``'s like of ``status_id``; True if there was one."""
+    """Take back ``uid``'s like of ``status_id`` (the original, for a repost); True if there was one. Raises
+    ``StatusNotFound`` when the post is missing or ``uid`` may not see it, as ``like_status`` does, so both
+    answer alike for a hidden post."""
+    fields = status_to_act_on(uid=uid, status_id=status_id)
+    return remove_like(uid=uid, status_id=int(fields["id"]))
+
+
+def remove_like(*, uid: int, status_id: int) -> bool:
+    """Take back ``uid``'s like of ``status_id`` whether or not the post is still there or visible to them (an
+    account's erasure); True if there was one."""
     fields = store.statuses.get_status(status_id) if isinstance(status_id, int) and status_id > 0 else {}
     liked_id = int(fields["repost_of"]) if fields.get("repost_of") else status_id
     removed = store.likes.remove_liker(liked_id, uid)

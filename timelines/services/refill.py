@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from timelines import exceptions, keys, limits, policy, queue, store
+from timelines import visibility as visibilities
 from timelines.services.users import require_user
 
 Cursor = tuple[float, str]
@@ -55,17 +56,18 @@ def _timeline(uid: int | None, list_id: int | None) -> _Timeline:
 
 
 def _allowed_entries(
-    reader: int | None, per_source: Sequence[tuple[int, Sequence[tuple[int, float]]]]
+    timeline: _Timeline, reader: int | None, per_source: Sequence[tuple[int, Sequence[tuple[int, float]]]]
 ) -> list[list[tuple[int, float]]]:
     """For each (author, entries), the entries ``reader`` may receive; nothing when there is no reader. Each
-    status is judged as stored (the fields the policy names: whether it is private, whose post a repost
-    carries), read in one more round trip when the policy names any."""
+    status is judged as stored (the fields the policy names: its visibility, whose post a repost carries),
+    read in one more round trip when the policy names any."""
     if reader is None:
         return [[] for _ in per_source]
     names = policy.get_policy().status_fields
     ids = [status_id for _, entries in per_source for status_id, _ in entries]
     stored = dict(zip(ids, store.statuses.get_status_fields(ids, names), strict=True))
     return _judged(
+        timeline,
         reader,
         [
             (author, [(status_id, score, stored[status_id]) for status_id, score in entries])
@@ -74,16 +76,34 @@ def _allowed_entries(
     )
 
 
+def _with_direct_mentions(
+    timeline: _Timeline, per_source: Sequence[tuple[int, Sequence[tuple[int, float, Mapping[str, str]]]]]
+) -> dict[int, Mapping[str, str]]:
+    """The fields to judge each status by: as given, and for a direct post in a home its mentions too, so a
+    refill or a follow's copy brings it back to a mentioned follower, as delivery did (``services.delivery``).
+    A list never shows a direct post: its fields stay without mentions, which the policy refuses. One more
+    round trip, only when there is a direct post."""
+    fields = {status_id: given for _, entries in per_source for status_id, _, given in entries}
+    direct = [status_id for status_id, given in fields.items() if visibilities.of_status(given) == visibilities.DIRECT]
+    if direct and timeline.list_id is None:
+        for status_id, found in zip(direct, store.statuses.get_status_fields(direct, ["mentions"]), strict=True):
+            fields[status_id] = {**fields[status_id], **found}
+    return fields
+
+
 def _judged(
-    reader: int, per_source: Sequence[tuple[int, Sequence[tuple[int, float, Mapping[str, str]]]]]
+    timeline: _Timeline,
+    reader: int,
+    per_source: Sequence[tuple[int, Sequence[tuple[int, float, Mapping[str, str]]]]],
 ) -> list[list[tuple[int, float]]]:
     """For each (author, entries of (status id, posted, its stored fields)), the (status id, posted) entries
-    ``reader`` may receive. One ``load`` of the policy."""
+    ``reader`` may receive in ``timeline``. One ``load`` of the policy."""
     chooser = policy.get_policy()
+    fields = _with_direct_mentions(timeline, per_source)
     items = {
-        status_id: policy.Item(author_uid=author, status_id=status_id, fields=fields)
+        status_id: policy.Item(author_uid=author, status_id=status_id, fields=fields[status_id])
         for author, entries in per_source
-        for status_id, _, fields in entries
+        for status_id, _, _ in entries
     }
     authors = {author for author, _ in per_source}
     authors |= {int(item.fields["repost_of_uid"]) for item in items.values() if item.fields.get("repost_of_uid")}
@@ -130,7 +150,7 @@ def copy_author(*, author: int, uid: int | None = None, list_id: int | None = No
         return 0
     added = copy.added
     if copy.held:
-        [allowed] = _judged(reader, [(author, copy.held)])
+        [allowed] = _judged(timeline, reader, [(author, copy.held)])
         if allowed:
             added += max(
                 0,
@@ -222,7 +242,7 @@ def refill_timeline(
     if cursor is None and timeline.own_uid is not None:
         sources.append(timeline.own_uid)
     read = store.timelines.profile_entries_newer_than(sources, floor, size)
-    per_source = _allowed_entries(timeline.reader(), list(zip(sources, read, strict=True)))
+    per_source = _allowed_entries(timeline, timeline.reader(), list(zip(sources, read, strict=True)))
     newest = heapq.nlargest(size, (entry for entries in per_source for entry in entries), key=lambda entry: entry[1])
     added = (
         store.timelines.add_to_guarded_timeline(timeline.owner_key, timeline.key, newest, size=size) if newest else 0
@@ -298,7 +318,7 @@ def rebuild_timeline(
     if timeline.own_uid is not None:
         shown.add(timeline.own_uid)
     entries = [(author, [(status_id, 0.0)]) for status_id, author in zip(ids, authors, strict=True) if author in shown]
-    allowed = {status_id for kept in _allowed_entries(timeline.reader(), entries) for status_id, _ in kept}
+    allowed = {status_id for kept in _allowed_entries(timeline, timeline.reader(), entries) for status_id, _ in kept}
     dropped = [status_id for status_id in ids if status_id not in allowed]
     store.timelines.remove_from_timeline(timeline.key, dropped)
     cursor: Cursor | None = None

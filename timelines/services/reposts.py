@@ -11,6 +11,7 @@ author. ``undo_repost`` deletes the repost the same way ``delete_status`` delete
 from __future__ import annotations
 
 from timelines import events, exceptions, policy, store
+from timelines import visibility as visibilities
 from timelines.services.cleanup import finish_deletion, typed
 from timelines.services.delivery import deliver_status
 from timelines.services.notifications import REPOST, notify
@@ -19,25 +20,22 @@ from timelines.services.users import require_user
 from timelines.services.visibility import status_to_act_on
 
 
-def _original(status_id: int) -> dict[str, str]:
-    """The stored hash of the status to repost: the original when ``status_id`` is itself a repost."""
-    fields = store.statuses.get_status(status_id) if isinstance(status_id, int) and status_id > 0 else {}
-    if fields.get("repost_of"):
-        fields = store.statuses.get_status(int(fields["repost_of"]))
-    if not fields:
-        raise exceptions.StatusNotFound()
-    return fields
-
-
 def repost_status(*, uid: int, status_id: int) -> bool:
     """Repost ``status_id`` (or the original it reposts) as ``uid``; True if that made a new repost, False if
     ``uid`` had already reposted it. Raises ``UnknownUser``, ``StatusNotFound`` (missing or deleted) or
-    ``CannotRepost`` (the policy does not let the public see it: a private post cannot be reposted). A post
-    ``uid`` may not see is ``StatusNotFound``, as if it did not exist."""
+    ``CannotRepost``: only public and unlisted posts can be reposted (Mastodon), and only when the policy
+    would let the public see them were they public (not a limited author's). A post ``uid`` may not see is
+    ``StatusNotFound``, as if it did not exist.
+
+    The repost is unlisted when the original is (it carries the original's text, which must stay out of the
+    public listings), and for followers only when the reposter's account is private."""
     original = status_to_act_on(uid=uid, status_id=status_id)
     original_id, author_uid = int(original["id"]), int(original["uid"])
     reposter = require_user(uid)
-    if not _public(original):
+    original_level = visibilities.of_status(original)
+    if original_level not in visibilities.REPOSTABLE:
+        raise exceptions.CannotRepost(exceptions.CANNOT_REPOST_VISIBILITY)
+    if not _public({**original, "visibility": visibilities.PUBLIC}):
         raise exceptions.CannotRepost()
     existing = store.reposts.repost_of_user(uid, original_id)
     if existing is not None and store.statuses.status_exists(existing):
@@ -61,7 +59,9 @@ def repost_status(*, uid: int, status_id: int) -> bool:
     if reposter.get("private"):
         # A private account's repost is one of its posts: for its approved followers only, like the posts it
         # writes, whatever the account does later (the policy reads this field, as for any status).
-        fields["private"] = 1
+        fields["visibility"] = visibilities.PRIVATE
+    elif original_level != visibilities.PUBLIC:
+        fields["visibility"] = original_level
     store.statuses.write_status(repost_id, fields)
     if store.reposts.add_reposter(original_id, uid, posted) < 0:
         # The original was deleted meanwhile: take the repost back; nothing else was written.
@@ -78,11 +78,10 @@ def repost_status(*, uid: int, status_id: int) -> bool:
 
 def undo_repost(*, uid: int, status_id: int) -> bool:
     """Undo ``uid``'s repost of ``status_id`` (the original, or the repost itself); True if there was one.
-    The repost leaves every home it reached, unless they get the post some other way."""
-    try:
-        original_id = int(_original(status_id)["id"])
-    except exceptions.StatusNotFound:
-        original_id = status_id  # the original is gone: its deletion removes the reposts anyway
+    The repost leaves every home it reached, unless they get the post some other way. Raises ``StatusNotFound``
+    when the post is missing (its deletion removes the reposts anyway) or ``uid`` may not see it, as
+    ``repost_status`` does, so both answer alike for a hidden post."""
+    original_id = int(status_to_act_on(uid=uid, status_id=status_id)["id"])
     repost_id = store.reposts.repost_of_user(uid, original_id)
     if repost_id is None:
         return False
@@ -95,7 +94,7 @@ def undo_repost(*, uid: int, status_id: int) -> bool:
 
 
 def _public(original: dict[str, str]) -> bool:
-    """Whether the public may see ``original``: only what the public may see can be reposted."""
+    """Whether the public may see ``original`` in a listing (a limited author's post may not)."""
     chooser = policy.get_policy()
     item = policy.Item.of_status(original, context=policy.LISTING)
     state = chooser.load(recipients=(policy.PUBLIC,), authors=(item.author_uid,), items=(item,))

@@ -13,7 +13,8 @@ import logging
 from typing import Any
 
 from timelines import events, exceptions, limits, store, text
-from timelines.records import Status
+from timelines import visibility as visibilities
+from timelines.records import Status, mention_pairs
 from timelines.services.activity import record_post
 from timelines.services.cleanup import finish_deletion
 from timelines.services.delivery import audience_keys, deliver_status
@@ -25,10 +26,13 @@ from timelines.validation import clean_extra, clean_message, parse_int
 logger = logging.getLogger(__name__)
 
 
-def create_status(*, uid: int, message: str, in_reply_to: int | None = None, **data: Any) -> Status:
+def create_status(
+    *, uid: int, message: str, in_reply_to: int | None = None, visibility: str | None = None, **data: Any
+) -> Status:
     """Write a status hash for ``uid`` and return the status (book listing 8.2), without delivering or
-    publishing it. Raises ``InvalidMessage``, ``InvalidStatusData``, ``UnknownUser`` or ``StatusNotFound``."""
-    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, data=data)
+    publishing it. Raises ``InvalidMessage``, ``InvalidStatusData``, ``InvalidVisibility``, ``UnknownUser`` or
+    ``StatusNotFound``."""
+    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, chosen=visibility, data=data)
     store.statuses.write_status(int(fields["id"]), {**fields, "posted": repr(fields["posted"])})
     return Status.from_hash(fields)
 
@@ -52,16 +56,31 @@ def _mentions(message: str) -> str:
     return ",".join(f"{uid}:{login}" for login, uid in zip(logins, found, strict=True) if uid is not None)
 
 
+def _visibility(author: dict[str, str], parent: dict[str, str] | None, chosen: str | None) -> str:
+    """The visibility of a new post: ``chosen`` if the author may pick it, else (None) the account's default
+    narrowed to the post answered. Raises ``InvalidVisibility``."""
+    account_private = bool(author.get("private"))
+    replying_to = visibilities.of_status(parent) if parent is not None else None
+    if chosen is None:
+        return visibilities.default_level(
+            account_default=author.get("default_visibility"), account_private=account_private, replying_to=replying_to
+        )
+    return visibilities.check(chosen, account_private=account_private, replying_to=replying_to)
+
+
 def _fields(
-    *, uid: int, message: str, in_reply_to: int | None, data: dict[str, Any], followers_only: bool = False
+    *, uid: int, message: str, in_reply_to: int | None, chosen: str | None, data: dict[str, Any]
 ) -> dict[str, Any]:
     """A new status's id and fields in stored order, typed as events carry them (not written yet)."""
     message = clean_message(message)
     extra = clean_extra(data)
+    if chosen is not None and chosen not in visibilities.LEVELS:
+        raise exceptions.InvalidVisibility()
     parent = _parent(uid, in_reply_to) if in_reply_to is not None else None
     author, status_id, posted_micros = store.statuses.author_and_next_id(uid)
     if not author:
         raise exceptions.UnknownUser()
+    level = _visibility(author, parent, chosen)
     posted = posted_micros / 1_000_000
     fields: dict[str, Any] = {
         **extra,
@@ -80,31 +99,39 @@ def _fields(
     mentions = _mentions(message)
     if mentions:
         fields["mentions"] = mentions
+    if level == visibilities.DIRECT and not any(other != uid for other, _ in mention_pairs(mentions)):
+        raise exceptions.InvalidVisibility(exceptions.NO_RECIPIENT)
     tags = text.tags(message)
     if tags:
         fields["tags"] = ",".join(tags)
-    if author.get("private") or followers_only:
-        # Written while private (or asked to be for followers only, as the client API's "private" visibility
-        # does): it stays for approved followers only, whatever the account does later.
-        fields["private"] = 1
+    if level != visibilities.PUBLIC:
+        # Only the narrower levels are stored: a hash without the field is public, as every status written
+        # before visibilities existed (and keeps the policy's per-status reads to the few that need them).
+        fields["visibility"] = level
     return {**fields, "posted": posted}
 
 
 def post_status(
-    *, uid: int, message: str, in_reply_to: int | None = None, followers_only: bool = False, **data: Any
+    *, uid: int, message: str, in_reply_to: int | None = None, visibility: str | None = None, **data: Any
 ) -> int:
     """Post a status, or with ``in_reply_to`` a reply: create it, add it to the author's profile and home,
     link it into its conversation, deliver it, publish it. Returns the status id (book listing 8.6).
 
+    ``visibility`` is one of ``timelines.visibilities.LEVELS`` ("public", "unlisted", "private", "direct"); None
+    picks the account's default (``private`` for a private account), narrowed to the post a reply answers.
+    A private account may pick only ``private`` or ``direct``, a reply nothing wider than its parent, and a
+    ``direct`` post must mention someone who exists: anything else raises ``InvalidVisibility``, before
+    anything is written. The visibility never changes
+    afterwards, whatever the account does later.
+
     The first ``POSTS_PER_PASS`` followers, and the first ``POSTS_PER_PASS`` lists the author is in, get it
     before this returns; the rest are reached by deferred jobs (``delivery``), so the cost of this call does
     not grow with the audience. A reply reaches the replier's followers like any post, and the author it
-    answers and the users it mentions are notified. ``followers_only``: the post reaches the author's approved
-    followers only, as every post of a private account does (``timelines.privacy``). Raises ``InvalidMessage``,
-    ``InvalidStatusData``, ``UnknownUser``, or ``StatusNotFound`` when the post answered is missing, deleted,
+    answers and the users it mentions are notified. Raises ``InvalidMessage``, ``InvalidStatusData``,
+    ``InvalidVisibility``, ``UnknownUser``, or ``StatusNotFound`` when the post answered is missing, deleted,
     or hidden from ``uid``.
     """
-    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, data=data, followers_only=followers_only)
+    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, chosen=visibility, data=data)
     status_id, posted = int(fields["id"]), float(fields["posted"])
     added, first = store.statuses.write_to_profile(
         uid, status_id, {**fields, "posted": repr(posted)}, posted, then_read=audience_keys(uid)

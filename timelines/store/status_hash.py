@@ -14,8 +14,8 @@ Stored, a status is smaller (issue 13: at most 300 B per status of 140 character
   keeps an integer in 8 bytes instead of 17 characters. It reads back as ``repr(micros / 1_000_000)``, the
   very text the services computed (they divide the same integer). A time that is not a whole number of
   microseconds is stored as written, under ``posted``.
-- The fields every status has, the book's ``location``, and the reply, mention, tag, privacy and repost fields
-  the services add are stored under short names (``STORED_NAMES``): upper-case letters, ``@`` and ``#``. Extra
+- The fields every status has, the book's ``location``, and the reply, mention, tag, visibility and repost
+  fields the services add are stored under short names (``STORED_NAMES``): upper-case letters, ``@`` and ``#``. Extra
   fields are lower-case snake_case (``validation.clean_extra``), so the two never collide.
 - ``uid``, the counters, ``repost_of`` and ``in_reply_to_deleted`` keep their names: scripts read and
   increment them by name (``read_page.lua``, ``delete_status.lua``, ``set_counted.lua``, ...).
@@ -44,13 +44,14 @@ STORED_NAMES = {
     "root": "C",  # the conversation's first post
     "mentions": "@",
     "tags": "#",
-    "private": "PV",
+    "private": "PV",  # the flag of statuses written before visibilities (read as visibility "private")
+    "visibility": "V",  # stored only when not "public" (timelines.visibility)
     "repost_of_uid": "OU",
     "repost_of_login": "OL",
 }
 # The fields a policy may judge a status by besides its author (``policy.Policy.status_fields``): a status
 # holding any of them is recorded in its author's ``keys.profile_held`` (``store.copies``).
-HELD_FIELDS = ("private", "repost_of_uid")
+HELD_FIELDS = ("private", "visibility", "repost_of_uid")
 _READ_NAMES = {stored: name for name, stored in STORED_NAMES.items()}
 _MICROS = 1_000_000
 

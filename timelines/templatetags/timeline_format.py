@@ -1,4 +1,4 @@
-"""Formatting helpers for timestamps stored as Unix seconds in Redis.
+"""Formatting helpers for timestamps stored as Unix seconds in Redis, and the words for a post's visibility.
 
 ``relative_time`` follows the same rules as ``static/js/site.js``, which refreshes the text of every
 ``<time data-relative>`` once a minute so an open page does not go stale.
@@ -13,6 +13,8 @@ from functools import lru_cache
 from django import template
 from django.urls import reverse
 from django.utils import timezone
+
+from timelines import visibility
 
 register = template.Library()
 
@@ -108,3 +110,15 @@ def action_url(status_id: int | str, action: str) -> str:
     """The URL of an action on a post (``like``, ``unlike``, ``repost``, ``unrepost``, ``delete``), reversed
     once per action and reused."""
     return _action_url_pattern(action).replace("987654321", str(int(status_id)))
+
+
+@register.filter
+def visibility_label(level: str) -> str:
+    """The words for a post's visibility ("Followers only"), as the post box's menu names it."""
+    return visibility.LABELS.get(level, "")
+
+
+@register.filter
+def repostable(level: str) -> bool:
+    """Whether a post of this visibility can be reposted (public and unlisted only)."""
+    return level in visibility.REPOSTABLE

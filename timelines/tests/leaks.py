@@ -132,3 +132,29 @@ def shows_alice(html: str | bytes, people: People, items: Items) -> list[str]:
         found.append("a repost by alice")
     found.extend(f"entry {entry}" for entry in article_ids(text) if entry in items.private_ids)
     return found
+
+
+# Issue 19: erin (a public account, followed by carol and dave, not by bob) posts once in each narrower
+# visibility, each mentioning bob, with the leak tag, a location and the shared word VIS_WORD; each marker word
+# is unique to its post.
+VIS_WORD = "quagga"
+VISIBILITY_MARKS = {"unlisted": "zebraunlisted", "private": "zebrafollowers", "direct": "zebradirect"}
+
+
+def erin_speaks_in_every_visibility(people: People) -> dict[str, int]:
+    """erin's unlisted, followers-only and direct posts, by level."""
+    return {
+        level: services.post_status(
+            uid=people.erin,
+            message=f"{mark} {VIS_WORD} #{TAG} @bob",
+            visibility=level,
+            location=LOCATION,
+        )
+        for level, mark in VISIBILITY_MARKS.items()
+    }
+
+
+def shows_levels(html: str | bytes) -> set[str]:
+    """The levels of erin's posts whose marker ``html`` (a page, or a stream's bytes) shows."""
+    text = html.decode() if isinstance(html, bytes) else html
+    return {level for level, mark in VISIBILITY_MARKS.items() if mark in text}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from timelines import selectors, services
+from timelines import exceptions, selectors, services, validation
 from timelines.tests.test_views import logged_in
 
 pytestmark = pytest.mark.django_db
@@ -62,3 +62,30 @@ def test_pages_answer_head_like_get(site):
         assert response.status_code == 200, path
         assert response.content == b""
     assert Client().head("/").status_code == 200
+
+
+@pytest.mark.parametrize("value", ["1\n", "1\r\n", "\n1", "1\n\n"])
+def test_a_trailing_newline_does_not_make_a_number(site, value):
+    """``$`` matches before a final newline: ``?max_id=1%0A`` was read as 1."""
+    client, _, _ = site
+    response = client.get("/", {"max_id": value})
+    assert response.status_code == 400
+    assert "max_id must be a whole number" in response.content.decode()
+
+
+def test_the_shared_parsers_match_whole_strings_only():
+    for text in ("1\n", "7\n"):
+        with pytest.raises(ValueError):
+            validation.parse_int(text)
+    with pytest.raises(exceptions.InvalidStatusData):
+        validation.clean_extra({"mood\n": "calm"})
+
+
+@pytest.mark.parametrize("query", ["\x00", "tips\x00", "\x00" * 3])
+def test_search_with_a_null_character_is_a_readable_400(query):
+    """``/search?q=%00`` was a 500 (``KeyError: 'q'``) for anyone, and unlimited: a view that raises gives its
+    rate-limit slot back."""
+    response = Client(raise_request_exception=False).get("/search", {"q": query})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Null characters are not allowed." in page and "Traceback" not in page

@@ -57,7 +57,7 @@ def test_the_copy_holds_back_exactly_the_statuses_with_fields_the_policy_reads(a
     )
 
     assert copy.added == 3
-    assert [(status_id, fields.get("private")) for status_id, _, fields in copy.held] == [(private, "1")]
+    assert [(status_id, fields.get("visibility")) for status_id, _, fields in copy.held] == [(private, "private")]
     assert home_timeline_of(bob) == plain[::-1][:2]  # trimmed to its size, newest kept
 
 

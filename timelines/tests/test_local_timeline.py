@@ -1,5 +1,5 @@
 """The local timeline (the client API's public timeline): every public post of the site, newest first, paged by
-cursor; never a private post, a repost, a deleted post or a suspended author's."""
+cursor; never an unlisted or private post, a repost, a deleted post or a suspended author's."""
 
 from __future__ import annotations
 
@@ -25,11 +25,12 @@ def test_public_posts_show_newest_first_and_page_without_repeats():
     assert local_ids(count=2, max_id=first[-1]) == [posts[0]]
 
 
-def test_private_posts_reposts_and_deleted_posts_stay_out():
+def test_unlisted_and_private_posts_reposts_and_deleted_posts_stay_out():
     ada = services.create_user(login="ada", name="Ada")
     carol = services.create_user(login="carol", name="Carol")
     public = services.post_status(uid=ada, message="public")
-    services.post_status(uid=ada, message="for followers", followers_only=True)
+    services.post_status(uid=ada, message="for followers", visibility="private")
+    services.post_status(uid=ada, message="unlisted", visibility="unlisted")
     services.set_private(uid=carol, private=True)
     services.post_status(uid=carol, message="private account")
     services.repost_status(uid=carol, status_id=public)

@@ -145,6 +145,9 @@ def test_a_private_account_is_told_of_likes_and_replies_to_its_posts(alice, bob)
     services.set_private(uid=alice, private=True)
     services.follow_user(uid=bob, other_uid=alice)
     services.approve_follow_request(uid=alice, requester_uid=bob)
+    # A reply to a followers-only post is followers only too (never wider than what it answers): alice sees
+    # bob's because she follows him back.
+    services.follow_user(uid=alice, other_uid=bob)
     post = services.post_status(uid=alice, message="for my followers")
     services.like_status(uid=bob, status_id=post)
     services.post_status(uid=bob, message="an answer", in_reply_to=post)

@@ -2,7 +2,9 @@
 posts, replies, tags, mentions and reposts, carol's and dave's live homes (``/live/home``), the firehose
 (``sample.json?percent=100``) and a ``filter.json`` whose track, follow and locations all match her posts
 receive none of it; bob's live home receives all of it. A public post that matches the same filter shows the
-public streams were listening. The pages are in ``test_privacy_leaks``."""
+public streams were listening. The same for erin's unlisted, followers-only and direct posts (issue 19): the
+public streams carry none, her followers' live homes the unlisted and followers-only ones. The pages are in
+``test_privacy_leaks``."""
 
 from __future__ import annotations
 
@@ -25,11 +27,14 @@ from timelines.tests.leaks import (
     PUBLIC,
     SECRET,
     TAG,
+    VIS_WORD,
     People,
     alice_speaks,
+    erin_speaks_in_every_visibility,
     make_people,
     public_posts,
     shows_alice,
+    shows_levels,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -141,6 +146,40 @@ def test_no_stream_carries_alices_private_items_to_anyone_but_her_followers(site
                 assert not homes[login].deleted(items.own_reply), f"{login}'s live home"
             assert public_leaks(sample, people, items.private_ids) == []
             assert public_leaks(filtered, people, items.private_ids) == []
+        finally:
+            await close_all([sample, filtered])
+            for home in homes.values():
+                await home.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_public_streams_carry_public_posts_only_and_live_homes_follow_each_visibility(site):
+    people = make_people()
+
+    async def scenario() -> None:
+        homes = {login: await LiveHome.open(site.url, session_of(people, login)) for login in ("bob", "carol")}
+        sample = await Listener.open("sample", identifier="vis-sample", params={"percent": "100"}, url=site.url)
+        matching = {"track": VIS_WORD, "follow": "erin,bob", "locations": BOX}
+        filtered = await Listener.open("filter", identifier="vis-filter", params=matching, url=site.url)
+        try:
+            posts = await asyncio.to_thread(erin_speaks_in_every_visibility, people)
+            assert await until(lambda: shows_levels(homes["carol"].data) == {"unlisted", "private"}), (
+                f"carol's live home shows {shows_levels(homes['carol'].data)}"
+            )
+            control = await asyncio.to_thread(
+                services.post_status, uid=people.erin, message=f"{VIS_WORD} in public @bob", location=LOCATION
+            )
+            last = await asyncio.to_thread(services.post_status, uid=people.bob, message="bob is still here")
+            assert await until(lambda: control in sample.status_ids() and control in filtered.status_ids())
+            assert await until(lambda: last in homes["bob"].post_ids())
+            for listener in (sample, filtered):
+                carried = {message.get("id") for message in listener.messages} & set(posts.values())
+                assert carried == set(), f"a public stream carried {carried}"
+                assert shows_levels(str(listener.messages)) == set()
+            # bob is mentioned by all three but does not follow erin: nothing of hers reaches his home.
+            assert shows_levels(homes["bob"].data) == set()
+            assert control not in homes["bob"].post_ids()
         finally:
             await close_all([sample, filtered])
             for home in homes.values():

@@ -10,18 +10,21 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from timelines import selectors, services
+from timelines import exceptions, selectors, services
 from timelines.tests.leaks import (
     PUBLIC,
     SECRET,
     TAG,
+    VIS_WORD,
     Items,
     People,
     alice_speaks,
     article_ids,
+    erin_speaks_in_every_visibility,
     make_people,
     public_posts,
     shows_alice,
+    shows_levels,
 )
 from timelines.tests.test_views import logged_in
 
@@ -137,3 +140,55 @@ def test_bob_an_approved_follower_sees_all_of_it_wherever_a_follower_may():
     assert items.post in shown(reverse("timelines:likes", kwargs={"login": "bob"}))
     notifications = bob.get(reverse("timelines:notifications")).content.decode()
     assert "replied to you" in notifications and SECRET in notifications
+
+
+def test_each_visibility_reaches_its_audience_and_nobody_else_on_every_page():
+    """erin (public; followed by carol and dave, not by bob) posts unlisted, followers only and direct, each
+    mentioning bob. Unlisted shows to anyone who opens it but is never listed, and found by search only for her
+    followers; followers only shows to carol and dave; direct only to bob, who does not follow her."""
+    people = make_people()
+    posts = erin_speaks_in_every_visibility(people)
+    readers = {login: people.clients[login] for login in ("alice", "bob", "carol", "dave")}
+    readers["anonymous"] = Client()
+    followers = {"unlisted", "private"}
+    everyone_opens = {"unlisted"}
+    expected = {
+        "home": {"carol": followers, "dave": followers},
+        "profile": {"bob": {"unlisted", "direct"}, "carol": followers, "dave": followers},
+        "tag": {},
+        "search": {"bob": {"direct"}, "carol": followers, "dave": followers},
+        "notifications": {"bob": {"unlisted", "direct"}},
+    }
+    pages = {
+        "home": reverse("timelines:home"),
+        "profile": reverse("timelines:profile", kwargs={"login": "erin"}),
+        "tag": reverse("timelines:tag", kwargs={"tag": TAG}),
+        "search": reverse("timelines:search") + f"?q={VIS_WORD}",
+        "notifications": reverse("timelines:notifications"),
+    }
+    wrong = []
+    for name, client in readers.items():
+        for page, url in pages.items():
+            response = client.get(url, follow=name == "anonymous" and page == "notifications")
+            assert response.status_code == 200, (name, page, response.status_code)
+            default = everyone_opens if page == "profile" else set()
+            want = expected[page].get(name, default)
+            got = shows_levels(response.content)
+            if got != want:
+                wrong.append(f"{name} sees {sorted(got)} on {page}, expected {sorted(want)}")
+        for level, status_id in posts.items():
+            may = level in everyone_opens or (level == "private" and name in ("carol", "dave"))
+            may = may or (level == "direct" and name == "bob")
+            response = client.get(status_url("erin", status_id))
+            opened = response.status_code == 200 and level in shows_levels(response.content)
+            if opened != may or response.status_code not in (200, 404):
+                wrong.append(f"{name} {'opens' if opened else 'cannot open'} erin's {level} post")
+    assert wrong == [], "\n".join(wrong)
+    for level in ("private", "direct"):
+        for login in ("bob", "carol", "dave"):
+            try:
+                services.repost_status(uid=people.uids[login], status_id=posts[level])
+            except (exceptions.CannotRepost, exceptions.StatusNotFound):
+                continue
+            wrong.append(f"{login} reposted erin's {level} post")
+    assert wrong == []

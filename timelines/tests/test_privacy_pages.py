@@ -92,9 +92,9 @@ def test_a_private_profile_shows_no_posts_to_anonymous_visitors():
 
 
 def test_a_post_you_may_not_see_cannot_be_liked_reposted_or_replied_to_it_is_404_as_if_missing():
-    """A private account's post to a stranger, and posts across a block (both ways): Like, Repost and Reply
-    answer 404 exactly as for a post that does not exist, and the post gets no like, repost, reply or
-    notification."""
+    """A private account's post to a stranger, and posts across a block (both ways): Like, Unlike, Repost, Undo
+    repost and Reply answer 404 exactly as for a post that does not exist (Unlike and Undo repost answered a
+    302), and the post gets no like, repost, reply or notification."""
     alice, alice_uid = logged_in("alice", "Alice")
     bob, bob_uid = logged_in("bob", "Bob")
     _carol, carol_uid = logged_in("carol", "Carol")
@@ -108,7 +108,9 @@ def test_a_post_you_may_not_see_cannot_be_liked_reposted_or_replied_to_it_is_404
     def answers(status_id: int, login: str) -> list[tuple[int, bool]]:
         responses = [
             bob.post(f"/statuses/{status_id}/like"),
+            bob.post(f"/statuses/{status_id}/unlike"),
             bob.post(f"/statuses/{status_id}/repost"),
+            bob.post(f"/statuses/{status_id}/unrepost"),
             bob.post(f"/@{login}/{status_id}/reply", {"message": "sneaking in"}),
             bob.get(f"/@{login}/{status_id}/reply"),
         ]

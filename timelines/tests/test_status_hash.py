@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from socialsite.redis_client import get_redis
-from timelines import events, keys, selectors, services, store
+from timelines import events, keys, selectors, services, store, visibility
 from timelines.tests.helpers import next_message
 
 MESSAGE = "m" * 140
@@ -153,14 +153,15 @@ def test_a_repost_event_carries_its_original_as_first_stored(alice, bob):
 
 
 def test_the_fields_the_policy_reads_come_back_from_either_layout(alice, bob):
-    """Refills judge each status by the fields the policy names (``private``, ``repost_of_uid``)."""
+    """Refills judge each status by the fields the policy names (``visibility``, the older ``private``,
+    ``repost_of_uid``): a private post of either layout reads as private, a public one as public."""
     services.set_private(uid=alice, private=True)
     private = services.post_status(uid=alice, message="for approved followers")
     old = write_in_the_first_layout(uid=alice, message="first layout", private="1")
     public = services.post_status(uid=bob, message="for everyone")
-    names = ("private", "repost_of_uid", "posted")
+    names = ("private", "visibility", "repost_of_uid", "posted")
     found = store.statuses.get_status_fields([private, old, public], names)
-    assert [fields.get("private") for fields in found] == ["1", "1", None]
+    assert [visibility.of_status(fields) for fields in found] == ["private", "private", "public"]
     assert [fields["posted"] for fields in found] == [
         repr(selectors.get_status(status_id=status_id).posted) for status_id in (private, old, public)
     ]

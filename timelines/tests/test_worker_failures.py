@@ -4,6 +4,9 @@ and so is a job whose worker died right after taking it off the queue."""
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 from rq.intermediate_queue import IntermediateQueue
 from rq.job import JobStatus
@@ -12,6 +15,7 @@ from socialsite.redis_client import get_job_redis, get_redis
 from socialsite.testing import WAIT_SECONDS
 from timelines import keys, limits, queue, services, worker
 from timelines.tests.helpers import (
+    descendants,
     home_timeline_of,
     homes_holding,
     job_status,
@@ -131,3 +135,29 @@ def test_a_job_left_by_a_worker_that_died_after_dequeuing_it_comes_back_within_s
     finally:
         stop(survivor)
     assert get_job_redis().llen(IntermediateQueue.get_intermediate_queue_key(job_queue.key)) == 0
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie waiting to be reaped has stopped running)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_the_scheduler_of_a_killed_worker_stops_with_it():
+    """``rqworker --with-scheduler`` forks RQ's scheduler; kill -9 of the worker must not leave it running
+    without a parent (it did until Redis stopped)."""
+    doomed = start_worker()
+    scheduler = None
+    try:
+        assert wait_until(lambda: descendants(doomed.pid), timeout=WAIT_SECONDS), "the worker forked no scheduler"
+        [scheduler] = descendants(doomed.pid)
+        os.kill(doomed.pid, signal.SIGKILL)
+        doomed.wait(timeout=WAIT_SECONDS)
+        assert wait_until(lambda: not _alive(scheduler), timeout=WAIT_SECONDS), "the scheduler outlived its worker"
+    finally:
+        stop(doomed)
+        if scheduler is not None and _alive(scheduler):
+            os.kill(scheduler, signal.SIGKILL)

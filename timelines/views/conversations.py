@@ -10,11 +10,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from socialsite import ratelimits
-from timelines import exceptions, limits, selectors, services
+from timelines import exceptions, limits, selectors, services, visibility
 from timelines.forms import ReplyForm
 from timelines.records import Status
 from timelines.templatetags.timeline_format import status_url
 from timelines.views.params import announce, query_int, viewer_uid, wants_fragment
+from timelines.views.visibility_menu import menu
 
 THREAD_PAGE_SIZE = limits.DEFAULT_PAGE_SIZE
 
@@ -36,7 +37,14 @@ def _status_of(login: str, status_id: int | str, *, actor: int | None = None) ->
 
 
 def _prefill(status: Status, viewer: int | None) -> str:
-    return "" if viewer == status.uid else f"@{status.login} "
+    """The reply box's first words: the author answered, and for a post to mentioned people only everyone else
+    it mentions, since the reply reaches only the people it names."""
+    logins = [] if viewer == status.uid else [status.login]
+    if status.visibility == visibility.DIRECT:
+        for uid, login in zip(status.mentions, status.mention_logins, strict=True):
+            if uid not in (viewer, status.uid) and login not in logins:
+                logins.append(login)
+    return "".join(f"@{login} " for login in logins)
 
 
 @require_safe
@@ -55,6 +63,7 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
         "reply_to": status,
         "max_depth": limits.MAX_REPLY_DEPTH,
         "focus_reply": bool(request.GET.get("reply")),
+        **menu(me=selectors.get_user(uid=viewer) if viewer else None, replying_to=status),
     }
     if wants_fragment(request) and cursor:
         return render(request, "timelines/_thread_page.html", context)
@@ -67,17 +76,24 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
 def reply(request: HttpRequest, login: str, status_id: int) -> HttpResponse:
     """GET: the reply form on its own, swapped in under a post by its Reply button (htmx). POST: the reply."""
     status = _status_of(login, status_id, actor=request.user.uid)
+    me = selectors.get_user(uid=request.user.uid)
     if request.method != "POST":
         form = ReplyForm(initial={"message": _prefill(status, request.user.uid)})
-        return render(request, "timelines/_reply_form.html", {"form": form, "reply_to": status, "autofocus": True})
+        context = {"form": form, "reply_to": status, "autofocus": True, **menu(me=me, replying_to=status)}
+        return render(request, "timelines/_reply_form.html", context)
     form = ReplyForm(request.POST)
     if form.is_valid():
         try:
             reply_id = services.post_status(
-                uid=request.user.uid, message=form.cleaned_data["message"], in_reply_to=status.id
+                uid=request.user.uid,
+                message=form.cleaned_data["message"],
+                in_reply_to=status.id,
+                visibility=form.cleaned_data["visibility"] or None,
             )
         except (exceptions.InvalidMessage, exceptions.InvalidStatusData) as error:
             form.add_error("message", error.message)
+        except exceptions.InvalidVisibility as error:
+            form.add_error("message" if error.message == exceptions.NO_RECIPIENT else "visibility", error.message)
         except exceptions.StatusNotFound:
             raise Http404(exceptions.STATUS_NOT_FOUND) from None
         else:
@@ -87,7 +103,7 @@ def reply(request: HttpRequest, login: str, status_id: int) -> HttpResponse:
                 return announce(response, "Reply posted.")
             messages.success(request, "Reply posted.")
             return redirect(f"{status_url(status.login, status.id)}#status-{reply_id}")
-    context = {"form": form, "reply_to": status, "autofocus": True}
+    context = {"form": form, "reply_to": status, "autofocus": True, **menu(me=me, form=form, replying_to=status)}
     if wants_fragment(request):
         return render(request, "timelines/_reply_form.html", context, status=400)
     try:

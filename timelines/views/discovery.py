@@ -32,6 +32,13 @@ def _search_refused(request: HttpRequest, message: str) -> HttpResponse:
     return timeline_response(request, "timelines/search.html", {"form": form, "results": None})
 
 
+def _bad_query(request: HttpRequest, context: dict[str, object]) -> HttpResponse:
+    """The form with its error, as a 400."""
+    response = timeline_response(request, "timelines/search.html", context)
+    response.status_code = 400
+    return response
+
+
 @require_safe
 @ratelimits.limit("search", methods=("GET", "HEAD"), page=_search_refused)
 def search(request: HttpRequest) -> HttpResponse:
@@ -40,8 +47,10 @@ def search(request: HttpRequest) -> HttpResponse:
     if "q" not in request.GET:
         return timeline_response(request, "timelines/search.html", {"form": SearchForm(), "results": None})
     form = SearchForm(request.GET)
-    form.is_valid()  # always valid: the query's own rules are checked by the selector below
     context: dict[str, object] = {"form": form, "results": None}
+    if not form.is_valid():
+        # Only what CharField itself refuses (a null character): the query's own rules are the selector's.
+        return _bad_query(request, context)
     max_id = query_int(request, "max_id")
     try:
         results = selectors.search(
@@ -51,9 +60,7 @@ def search(request: HttpRequest) -> HttpResponse:
         return timeline_response(request, "timelines/search.html", context)
     except exceptions.InvalidQuery as error:
         form.add_error("q", error.message)
-        response = timeline_response(request, "timelines/search.html", context)
-        response.status_code = 400
-        return response
+        return _bad_query(request, context)
     context.update(
         results=results,
         statuses=results.statuses,

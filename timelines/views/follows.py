@@ -5,13 +5,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from socialsite import ratelimits
+from socialsite.redirects import redirect_next
 from timelines import exceptions, selectors, services
-from timelines.views.params import announce, next_url, user_or_404, wants_fragment
+from timelines.views.params import announce, user_or_404, wants_fragment
 
 
 def _change_follow(request: HttpRequest, login: str, *, follow: bool) -> HttpResponse:
@@ -50,7 +51,7 @@ def _change_follow(request: HttpRequest, login: str, *, follow: bool) -> HttpRes
         return announce(render(request, "timelines/_follow_result.html", context), f"You {verb} @{other.login}.")
     if changed:
         messages.success(request, f"You {verb} @{other.login}.")
-    return redirect(next_url(request, reverse("timelines:profile", args=[other.login])))
+    return redirect_next(request, reverse("timelines:profile", args=[other.login]))
 
 
 @login_required

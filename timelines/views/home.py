@@ -15,6 +15,7 @@ from timelines import exceptions, limits, selectors, services
 from timelines.forms import PostForm
 from timelines.views.params import announce, query_int, wants_fragment
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
+from timelines.views.visibility_menu import menu
 
 SUGGESTIONS = 5
 
@@ -47,6 +48,7 @@ def _render_home(request: HttpRequest, form: PostForm, status: int = 200) -> Htt
             else []
         ),
         "trending": selectors.get_trending_tags() if first_page else [],
+        **menu(me=me, form=form),
         **timeline_context(statuses),
     }
     response = timeline_response(request, "timelines/home.html", context)
@@ -55,7 +57,8 @@ def _render_home(request: HttpRequest, form: PostForm, status: int = 200) -> Htt
 
 
 def _compose_fragment(request: HttpRequest, form: PostForm, *, status: int = 200, **extra: object) -> HttpResponse:
-    context = {"form": form, "max_message_length": limits.MAX_MESSAGE_LENGTH, **extra}
+    me = selectors.get_user(uid=request.user.uid)
+    context = {"form": form, "max_message_length": limits.MAX_MESSAGE_LENGTH, **menu(me=me, form=form), **extra}
     return render(request, "timelines/_compose_result.html", context, status=status)
 
 
@@ -75,9 +78,14 @@ def compose(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         uid = request.user.uid
         try:
-            status_id = services.post_status(uid=uid, message=form.cleaned_data["message"])
+            status_id = services.post_status(
+                uid=uid, message=form.cleaned_data["message"], visibility=form.cleaned_data["visibility"] or None
+            )
         except (exceptions.InvalidMessage, exceptions.InvalidStatusData) as error:
             form.add_error("message", error.message)
+        except exceptions.InvalidVisibility as error:
+            # A direct post with no one to reach is about what was written; the rest is about the menu.
+            form.add_error("message" if error.message == exceptions.NO_RECIPIENT else "visibility", error.message)
         else:
             if wants_fragment(request):
                 response = _compose_fragment(

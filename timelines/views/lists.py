@@ -16,10 +16,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from socialsite.redirects import redirect_next
 from timelines import exceptions, limits, selectors, services
 from timelines.forms import ListNameForm, MemberForm
 from timelines.records import User, UserList
-from timelines.views.params import list_or_404, next_url, parse_int, query_int, user_or_404, viewer_uid
+from timelines.views.params import list_or_404, parse_int, query_int, user_or_404, viewer_uid
 
 PAGE_SIZE = limits.DEFAULT_PAGE_SIZE
 MEMBERS_PAGE_SIZE = 50
@@ -177,7 +178,7 @@ def add_member(request: HttpRequest, list_id: int) -> HttpResponse:
         else:
             if added:
                 messages.success(request, f"Added @{member.login} to “{user_list.name}”.")
-            return redirect(next_url(request, reverse("timelines:list_members", args=[list_id])))
+            return redirect_next(request, reverse("timelines:list_members", args=[list_id]))
     return _render_members(request, user_list, form, status=400)
 
 
@@ -200,7 +201,7 @@ def remove_member(request: HttpRequest, list_id: int) -> HttpResponse:
         return _forbidden(request)
     if removed:
         messages.success(request, f"Removed @{member.login} from “{user_list.name}”.")
-    return redirect(next_url(request, reverse("timelines:list_members", args=[list_id])))
+    return redirect_next(request, reverse("timelines:list_members", args=[list_id]))
 
 
 @login_required
@@ -232,4 +233,4 @@ def pick(request: HttpRequest, login: str) -> HttpResponse:
         changed += 1
     if changed:
         messages.success(request, f"Updated the lists of @{member.login}.")
-    return redirect(next_url(request, reverse("timelines:profile", args=[member.login])))
+    return redirect_next(request, reverse("timelines:profile", args=[member.login]))

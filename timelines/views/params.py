@@ -1,17 +1,16 @@
-"""What every page view shares: strict parsing of query parameters, safe ``next`` URLs, 404s for unknown
-users, lists and statuses, the viewer's uid, and the htmx helpers.
+"""What every page view shares: strict parsing of query parameters, 404s for unknown users, lists and
+statuses, the viewer's uid, and the htmx helpers (``next`` after a form is ``socialsite.redirects``').
 
 Query integers are parsed by one function (``validation.parse_int``, shared with the streams), bounded in length
-and range, so ``?max_id=²`` (a digit to
-``str.isdigit`` that ``int`` refuses) or ``?page=`` with 5,000 digits is a 400 with a readable page, never a
-500. ``BadRequest`` is what Django turns into the site's 400 page.
+and range, so ``?max_id=²`` (a digit to ``str.isdigit`` that ``int`` refuses), ``?max_id=1%0A`` or ``?page=``
+with 5,000 digits is a 400 with a readable page, never a 500. ``BadRequest`` is what Django turns into the
+site's 400 page.
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import trigger_client_event
 
 from timelines import exceptions, limits, selectors, validation
@@ -32,14 +31,6 @@ def query_int(request: HttpRequest, name: str, *, default: int | None = None) ->
     """A positive integer query parameter, or ``default`` when absent; anything else is a 400."""
     value = parse_int(request.GET.get(name), name)
     return default if value is None else value
-
-
-def next_url(request: HttpRequest, fallback: str) -> str:
-    """Where to go after a form: its ``next`` field when it points inside this site, else ``fallback``."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=False):
-        return target
-    return fallback
 
 
 def viewer_uid(request: HttpRequest) -> int | None:

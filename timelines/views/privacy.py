@@ -9,12 +9,13 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from socialsite.redirects import redirect_next
 from timelines import exceptions, selectors, services
-from timelines.views.params import next_url, user_or_404
+from timelines.views.params import user_or_404
 
 _ACTIONS: dict[str, tuple[Callable[..., bool], str]] = {
     "block": (services.block_user, "You blocked @{login}. They are not told."),
@@ -32,7 +33,7 @@ def _relate(request: HttpRequest, login: str, action: str) -> HttpResponse:
     except exceptions.CannotTargetSelf as error:
         return render(request, "error.html", {"message": error.message}, status=400)
     messages.success(request, done.format(login=other.login))
-    return redirect(next_url(request, reverse("timelines:profile", args=[other.login])))
+    return redirect_next(request, reverse("timelines:profile", args=[other.login]))
 
 
 @login_required
@@ -78,7 +79,7 @@ def answer_follow_request(request: HttpRequest, login: str, answer: str) -> Http
         text = f"You turned down @{requester.login}'s request."
     if changed:
         messages.success(request, text)
-    return redirect(next_url(request, reverse("timelines:follow_requests")))
+    return redirect_next(request, reverse("timelines:follow_requests"))
 
 
 @login_required

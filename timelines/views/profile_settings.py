@@ -1,5 +1,5 @@
-"""Settings pages of the social profile: ``/settings/profile`` edits the display name, the bio and whether
-the account is private."""
+"""Settings pages of the social profile: ``/settings/profile`` edits the display name, the bio, whether
+the account is private and the default visibility of new posts."""
 
 from __future__ import annotations
 
@@ -20,19 +20,32 @@ TEMPLATE = "timelines/settings_profile.html"
 def edit(request: HttpRequest) -> HttpResponse:
     uid = request.user.uid
     me = selectors.get_user(uid=uid)
+    initial = {"name": me.name, "bio": me.bio, "private": me.private, "default_visibility": me.default_visibility}
     if request.method != "POST":
-        form = ProfileForm(initial={"name": me.name, "bio": me.bio, "private": me.private})
-        return render(request, TEMPLATE, {"form": form, "me": me})
-    form = ProfileForm(request.POST)
+        return render(request, TEMPLATE, {"form": ProfileForm(initial=initial), "me": me})
+    form = ProfileForm(request.POST, initial=initial)
     if form.is_valid():
         try:
-            services.update_profile(uid=uid, name=form.cleaned_data["name"], bio=form.cleaned_data["bio"])
+            # The privacy first: which default visibilities the account may choose depends on it.
             if form.cleaned_data["private"] != me.private:
                 services.set_private(uid=uid, private=form.cleaned_data["private"])
+            services.update_profile(
+                uid=uid,
+                name=form.cleaned_data["name"],
+                bio=form.cleaned_data["bio"],
+                # Only a changed default is saved: the one shown stays valid whatever the privacy.
+                default_visibility=(
+                    form.cleaned_data["default_visibility"] or None
+                    if "default_visibility" in form.changed_data
+                    else None
+                ),
+            )
         except exceptions.InvalidName as error:
             form.add_error("name", error.message)
         except exceptions.InvalidBio as error:
             form.add_error("bio", error.message)
+        except exceptions.InvalidVisibility as error:
+            form.add_error("default_visibility", error.message)
         else:
             messages.success(request, "Profile saved.")
             return redirect("timelines:profile_settings")

@@ -8,13 +8,14 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
+from socialsite.redirects import redirect_next
 from timelines import exceptions, selectors, services
 from timelines.records import TimelineEntry
 from timelines.templatetags.timeline_format import status_url
-from timelines.views.params import announce, next_url, parse_int, wants_fragment
+from timelines.views.params import announce, parse_int, wants_fragment
 
 _ACTIONS: dict[str, tuple[Callable[..., bool], str]] = {
     "like": (services.like_status, "Liked."),
@@ -48,7 +49,7 @@ def _act(request: HttpRequest, status_id: int, action: str) -> HttpResponse:
         fallback = status_url(selectors.get_status(status_id=status_id, viewer_uid=uid).login, status_id)
     except exceptions.StatusNotFound:
         fallback = "/"
-    return redirect(next_url(request, fallback))
+    return redirect_next(request, fallback)
 
 
 @login_required

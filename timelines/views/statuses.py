@@ -5,12 +5,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from socialsite.redirects import next_url, redirect_next
 from timelines import exceptions, selectors, services
-from timelines.views.params import announce, next_url, wants_fragment
+from timelines.views.params import announce, wants_fragment
 
 
 @login_required
@@ -40,4 +41,4 @@ def delete(request: HttpRequest, status_id: int) -> HttpResponse:
         # The confirmation form swaps its whole post out of the page ("delete"); nothing to send back.
         return announce(HttpResponse(""), "Post deleted.")
     messages.success(request, "Post deleted.")
-    return redirect(next_url(request, fallback))
+    return redirect_next(request, fallback)

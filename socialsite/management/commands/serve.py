@@ -1,9 +1,11 @@
 """``manage.py serve``: run the whole site in the foreground until Ctrl-C.
 
-Starts the embedded Redis (when ``REDIS_URL`` is not set), the web server on 127.0.0.1:8000 (several daphne
-processes on one listening socket, one per core by default: ``socialsite.web_processes``) and RQ workers with the
-scheduler, replaces a web process or a worker that dies, and on Ctrl-C or SIGTERM stops the web processes, lets
-the workers finish their current job, then shuts Redis down cleanly.
+Starts the embedded Redis (when ``REDIS_URL`` is not set), RQ workers with the scheduler and the web server on
+127.0.0.1:8000 (several daphne processes on one listening socket, one per core by default:
+``socialsite.web_processes``); restarts any of them that dies, with a growing delay, and logs how it died
+(``socialsite.supervision``); and on Ctrl-C or SIGTERM stops the web processes and the workers (which finish
+their current job), then shuts Redis down cleanly. Its children die with it even if it is killed with SIGKILL
+(``socialsite.orphans``); the embedded Redis, a daemon other processes may use too, does not.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.conf import settings
 from django.core import checks
 from django.core.management.base import BaseCommand, CommandError
 
-from socialsite import embedded_redis, web_processes
+from socialsite import orphans, supervision, web_processes
 from socialsite.redis_client import redis_url
 
 STOP_TIMEOUT_SECONDS = 20
@@ -56,45 +58,40 @@ class Command(BaseCommand):
             sock = web_processes.listen(options["host"], options["port"])
         except OSError as error:
             raise CommandError(f"Cannot listen on {options['host']}:{options['port']}: {error}") from None
-        web = web_processes.WebProcesses(sock, count)
         worker_command = [sys.executable, manage, "rqworker", "--with-scheduler", "default"]
-        web.start()
-        workers = [subprocess.Popen(worker_command, start_new_session=True) for _ in range(options["workers"])]
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"socialsite is running on http://{options['host']}:{options['port']}/ "
-                f"({count} web processes; Ctrl-C to stop)"
+
+        def start_worker() -> subprocess.Popen[bytes]:
+            # Its own session, as the web processes: Ctrl-C reaches ``serve`` only, which stops them in order.
+            return subprocess.Popen(
+                worker_command, start_new_session=True, preexec_fn=orphans.preexec_die_with_parent()
             )
-        )
+
+        services: list[supervision.Service] = []
+        if settings.EMBEDDED_REDIS_DIR is not None:
+            services.append(supervision.EmbeddedRedis(settings.EMBEDDED_REDIS_DIR))
+        services += [supervision.ChildProcess("RQ worker", start_worker) for _ in range(options["workers"])]
+        services += [supervision.ChildProcess("web process", lambda: web_processes.spawn(sock)) for _ in range(count)]
+        supervisor = supervision.Supervisor(services, log=self.stderr.write)
         for line in deploy_warnings():
             self.stderr.write(self.style.WARNING(line))
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, self._request_stop)
-        failure = None
         try:
+            supervisor.start()
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"socialsite is running on http://{options['host']}:{options['port']}/ "
+                    f"({count} web processes; Ctrl-C to stop)"
+                )
+            )
             while not self.stopping:
-                try:
-                    replaced = web.replace_exited()
-                except web_processes.WebProcessFailed as error:
-                    failure = str(error)
-                    break
-                for code in replaced:
-                    self.stderr.write(f"A web process exited with code {code}; restarting it.")
-                for index, worker in enumerate(workers):
-                    if worker.poll() is not None:
-                        self.stderr.write(f"An RQ worker exited with code {worker.returncode}; restarting it.")
-                        workers[index] = subprocess.Popen(worker_command, start_new_session=True)
-                time.sleep(0.5)
+                supervisor.check()
+                time.sleep(supervision.CHECK_INTERVAL_SECONDS)
         finally:
             self.stdout.write("Stopping socialsite...")
-            web.stop(STOP_TIMEOUT_SECONDS)
+            supervisor.stop(STOP_TIMEOUT_SECONDS)
             sock.close()
-            _stop(workers)
-            if settings.EMBEDDED_REDIS_DIR is not None:
-                embedded_redis.stop(settings.EMBEDDED_REDIS_DIR)
             self.stdout.write("Stopped.")
-        if failure:
-            raise CommandError(failure)
 
     def _request_stop(self, signum: int, frame: Any) -> None:
         self.stopping = True
@@ -110,16 +107,3 @@ def deploy_warnings() -> list[str]:
         for message in messages
         if message.is_serious()
     ]
-
-
-def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
-    for process in processes:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
-    for process in processes:
-        try:
-            process.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
