@@ -16,6 +16,7 @@ from functools import wraps
 from typing import Any, Literal
 from urllib.parse import urlencode
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.views.decorators.csrf import csrf_exempt
 
@@ -117,9 +118,9 @@ def endpoint(
                 if token is not None and wanted and not _granted(token, wanted):
                     raise ApiError(403, OUTSIDE_SCOPES)
                 request.api_token = token  # type: ignore[attr-defined]
-                if token is not None and token.user is not None:
-                    # The rate limits and anything else keyed on the person count the token's owner.
-                    request.user = token.user
+                # The rate limits and anything else keyed on the person count the token's owner, never the
+                # session's: a cookie sent along (from another origin, say) stands for no one here.
+                request.user = token.user if token is not None and token.user is not None else AnonymousUser()
                 request.viewer_uid = token.user.uid if token is not None and token.user else None  # type: ignore[attr-defined]
                 limit_headers = count_call(request)
                 result = view(request, *args, **kwargs)
