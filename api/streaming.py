@@ -1,17 +1,22 @@
 """Mastodon's streaming API for the client API, as server-sent events: ``GET /api/v1/streaming/user`` (what
-reaches the token's person's home, as it happens) and ``/api/v1/streaming/health``.
+reaches the token's person's home, and their notifications, as it happens), ``/user/notification`` (the
+notifications alone) and ``/api/v1/streaming/health``.
 
 The ``user`` stream is the site's live home (``streaming.live.LivePage``) with Mastodon's framing: the same hub
 subscription, per-recipient policy, relation re-reads and flow control, so what an app sees is exactly what the
-person's open home page gets. Events: ``event: update`` with a Status as JSON, ``event: delete`` with the id;
+person's open home page gets. Events: ``event: update`` with a Status as JSON, ``event: delete`` with the id,
+``event: notification`` with a Notification (read when the hub announces one, off the event loop);
 ``:thump`` keep-alives. The token comes from ``Authorization: Bearer`` or ``?access_token=``, and needs
 ``read:statuses``; a suspension ends the stream at once, as it ends the person's live pages.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -20,6 +25,7 @@ from asgiref.sync import sync_to_async
 
 from api import oauth
 from api import scopes as scope_rules
+from api.entities.notifications import notifications as notifications_entity
 from api.entities.statuses import streamed_status
 from api.errors import INVALID_TOKEN
 from socialsite.redis_client import UNAVAILABLE_ERRORS
@@ -55,6 +61,35 @@ def _sse(event: str, data: str) -> bytes:
     return f"event: {event}\ndata: {data}\n\n".encode()
 
 
+NOTIFICATION = "api.notification"
+# Notifications looked at when one is announced: a burst of several is sent whole.
+NOTIFICATIONS_READ = 10
+
+
+class Prepared(dict[str, Any]):
+    """An event this module made itself (a notification as Mastodon's JSON), offered to the stream's own
+    subscription: its bytes are ready."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data=data)
+        self.type = NOTIFICATION
+
+
+def _new_notifications(uid: int, origin: Origin, since: float, sent: set[int]) -> list[bytes]:
+    """The person's notifications made since the stream opened and not sent yet, oldest first, as SSE bytes
+    (read and shaped in a thread: a stream must not wait on a read)."""
+    items = [
+        item
+        for item in selectors.get_notifications(uid=uid, count=NOTIFICATIONS_READ)
+        if item.time >= since and item.id not in sent
+    ]
+    shaped = notifications_entity(origin, list(reversed(items)))  # type: ignore[arg-type]
+    sent.update(item.id for item in items)
+    return [_sse("notification", json.dumps(body, separators=(",", ":"))) for body in shaped]
+
+
 @dataclass
 class MastodonEncoder:
     """The bytes of one person's ``user`` stream: statuses as Mastodon's JSON, each shaped once per event and
@@ -64,12 +99,41 @@ class MastodonEncoder:
     origin: Origin
     keepalive: bytes = b":thump\n"
     suspended: set[int] = field(default_factory=set)
+    notifications: bool = False  # the user stream sends them; the public ones have none
+    opened: float = field(default_factory=time.time)
+    sent: set[int] = field(default_factory=set)
+    subscription: Any = None
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def attach(self, subscription: Any) -> None:
+        self.subscription = subscription
+
+    def _announce(self) -> None:
+        """A notification was made for the person: read it off the event loop, then offer it to the stream."""
+        if self.subscription is None:
+            return
+
+        async def relay() -> None:
+            read = sync_to_async(_new_notifications, thread_sensitive=False)
+            with contextlib.suppress(*UNAVAILABLE_ERRORS):
+                for data in await read(self.uid, self.origin, self.opened - 1, self.sent):
+                    self.subscription.offer(Prepared(data))
+                self.subscription.hub.flush()
+
+        task = asyncio.ensure_future(relay())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def event(self, item: dict[str, Any]) -> bytes:
         kind = getattr(item, "type", timeline_events.STATUS_CREATED)
         try:
+            if kind == NOTIFICATION:
+                return item["data"]
             if kind == timeline_events.USER_SUSPENDED:
                 self.suspended.add(int(item["uid"]))
+                return b""
+            if kind == timeline_events.NOTIFICATION_CREATED and self.notifications:
+                self._announce()
                 return b""
             if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.USER_TYPES:
                 return b""
@@ -142,10 +206,11 @@ async def take_place(scope: dict[str, Any], send: Any) -> places.Places | None:
 
 
 class UserStream(LivePage):
-    """``GET /api/v1/streaming/user``."""
+    """``GET /api/v1/streaming/user`` (home and notifications), and with ``posts=False``
+    ``/api/v1/streaming/user/notification`` (notifications only)."""
 
-    def __init__(self) -> None:
-        super().__init__(posts=True)
+    def __init__(self, *, posts: bool = True) -> None:
+        super().__init__(posts=posts)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -182,7 +247,7 @@ class UserStream(LivePage):
                 send,
                 scope.get(RAW_SEND),
                 taken=taken,
-                encoder=MastodonEncoder(uid, origin),
+                encoder=MastodonEncoder(uid, origin, notifications=True),
                 opening=OPENING,
             )
         finally:
@@ -200,3 +265,4 @@ async def health(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 user_stream = UserStream()
+notification_stream = UserStream(posts=False)

@@ -1,5 +1,5 @@
 """Mastodon's streaming WebSocket (``/api/v1/streaming``): one connection, many streams, chosen with
-``{"type": "subscribe", "stream": "user"}`` (or ``public``, ``public:local``, ``hashtag`` and
+``{"type": "subscribe", "stream": "user"}`` (or ``user:notification``, ``public``, ``public:local``, ``hashtag`` and
 ``hashtag:local`` with ``"tag"``) and ended with ``unsubscribe``; each event arrives as
 ``{"stream": ["user"], "event": "update", "payload": "<the Status as a JSON string>"}``.
 
@@ -23,13 +23,14 @@ from asgiref.sync import sync_to_async
 
 from api.errors import INVALID_TOKEN
 from api.public_streams import hashtag, public
-from api.streaming import header, token_text, user_stream, viewer
+from api.streaming import header, notification_stream, token_text, user_stream, viewer
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 
 logger = logging.getLogger(__name__)
 
 STREAMS: dict[str, Callable[..., Any]] = {
     "user": user_stream,
+    "user:notification": notification_stream,
     "public": public,
     "public:local": public,
     "hashtag": hashtag,

@@ -251,6 +251,10 @@ class LivePage:
             maxsize=settings.STREAMING_QUEUE_SIZE,
             public=False,
         )
+        attach = getattr(encoder, "attach", None)
+        if attach is not None:
+            # An encoder that adds events of its own (the client API's notifications) offers them here.
+            attach(subscription)
 
         async def preamble() -> list[bytes]:
             if opening is not None:

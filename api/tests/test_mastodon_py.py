@@ -131,6 +131,10 @@ class Collector(StreamListener):
     def __init__(self) -> None:
         self.updates: list = []
         self.deletes: list = []
+        self.notifications: list = []
+
+    def on_notification(self, notification) -> None:  # type: ignore[no-untyped-def]
+        self.notifications.append(notification)
 
     def on_update(self, status) -> None:  # type: ignore[no-untyped-def]
         self.updates.append(status)
@@ -162,6 +166,12 @@ def test_mastodon_py_streams_the_home_timeline(site):
         assert len(listener.updates) == 1
         erin.status_delete(posted["id"])
         assert testing.wait_until(lambda: listener.deletes == [str(posted["id"])]), listener.deletes
+        # A notification reaches the user stream as Mastodon's `notification` event.
+        mention = gina.status_post("@frank are you there?")
+        assert testing.wait_until(lambda: listener.notifications), "no notification arrived"
+        notification = listener.notifications[0]
+        assert notification["type"] == "mention" and notification["status"]["id"] == mention["id"]
+        assert notification["account"]["acct"] == "gina" and len(listener.notifications) == 1
     finally:
         handle.close()
 
@@ -261,3 +271,23 @@ def test_the_websocket_refuses_a_bad_token(site):
     for headers in ([], ["Authorization: Bearer nope"]):
         with pytest.raises(websocket.WebSocketBadStatusException):
             websocket.create_connection(url, header=headers, timeout=testing.WAIT_SECONDS)
+
+
+def test_mastodon_py_streams_notifications_alone(site):
+    person("olga")
+    person("pete")
+    olga = log_in(site, "olga", ["read", "write", "follow"])
+    pete = log_in(site, "pete", ["read", "write"])
+    olga.account_follow(pete.me()["id"])
+    listener = Collector()
+    before = hub(site)["subscriptions"]
+    handle = olga.stream_user_notifications(listener, run_async=True)
+    try:
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] > before), "the stream never subscribed"
+        pete.status_post("a post olga's home gets, not this stream")
+        mention = pete.status_post("@olga hello")
+        assert testing.wait_until(lambda: listener.notifications), "no notification arrived"
+        assert listener.notifications[0]["status"]["id"] == mention["id"]
+        assert listener.updates == []
+    finally:
+        handle.close()
