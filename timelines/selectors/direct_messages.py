@@ -44,6 +44,10 @@ class Conversation:
     unread: bool
     before: float | None
 
+    @property
+    def names(self) -> str:
+        return ", ".join(person.name for person in self.others) or "nobody else"
+
 
 def _authors(uids: list[int]) -> dict[int, Author]:
     """The participants that still exist, by uid (an erased account drops out). One round trip."""

@@ -8,7 +8,8 @@ behind. Every participant's open pages learn of a new message (``message.created
 conversations) and of a read or a deletion (``messages.changed``).
 
 The rules: a block either way stands between two people (``CannotMessage``: "You cannot message @login"), a
-private account can be messaged only by the people it follows, and a message reaches at most
+private account can be messaged only by the people it follows (and answered in a conversation it is part of:
+one it started, or one someone it follows started), and a message reaches at most
 ``limits.MAX_MESSAGE_RECIPIENTS`` people besides its author (``TooManyRecipients``).
 """
 
@@ -30,19 +31,24 @@ def participants_of(status: Mapping[str, Any]) -> list[int]:
 def check_recipients(*, author: int, recipients: Sequence[int], logins: Mapping[int, str]) -> None:
     """Refuse a message from ``author`` to ``recipients`` (uids, the author left out) before anything is
     written: more than ``MAX_MESSAGE_RECIPIENTS``, a block either way, or a private account that does not
-    follow the author. ``logins``: each recipient's login, for the error. Two round trips."""
+    follow the author, unless these people already talk (an answer in a conversation the private account is
+    part of). ``logins``: each recipient's login, for the error. At most three round trips."""
     if len(recipients) > limits.MAX_MESSAGE_RECIPIENTS:
         raise exceptions.TooManyRecipients()
     if not recipients:
         return
     relations = store.privacy.relations(list(recipients), [author])
     hashes = store.users.get_users(list(recipients))
+    talking: bool | None = None  # read once, only when a private account asks for it
     for recipient, fields in zip(recipients, hashes, strict=True):
         if (recipient, author) in relations.blocked:
             raise exceptions.CannotMessage(logins.get(recipient))
         # A private account hears only from the people it follows ((recipient, author) is "recipient follows").
         if fields.get("private") and (recipient, author) not in relations.follows:
-            raise exceptions.CannotMessage(logins.get(recipient))
+            if talking is None:
+                talking = store.messages.find_conversation([author, *recipients]) is not None
+            if not talking:
+                raise exceptions.CannotMessage(logins.get(recipient))
 
 
 def deliver_message(status: Mapping[str, Any]) -> int:

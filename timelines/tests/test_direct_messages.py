@@ -88,8 +88,11 @@ def test_a_private_account_hears_only_from_the_people_it_follows(alice, bob, car
     services.follow_user(uid=bob, other_uid=alice)
     services.send_message(uid=alice, message="hello!", to=(bob,))
     assert [summary.last.status.message for summary in selectors.get_conversations(uid=bob)] == ["hello!"]
-    # bob himself (private) may message carol, a public account that does not follow him.
-    services.send_message(uid=bob, message="hi carol", to=(carol,))
+    # bob himself (private) may message carol, a public account that does not follow him, and she may answer.
+    _, with_carol = services.send_message(uid=bob, message="hi carol", to=(carol,))
+    services.send_message(uid=carol, message="hi bob", conversation_id=with_carol)
+    with pytest.raises(exceptions.CannotMessage):
+        services.send_message(uid=carol, message="and alice", to=(bob, alice))  # a new conversation
 
 
 def test_a_message_reaches_at_most_20_people(alice, make_user):
