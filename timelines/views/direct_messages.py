@@ -117,7 +117,8 @@ def _refused_new(request: HttpRequest, message: str, login: str) -> HttpResponse
     form = MessageForm(request.POST)
     form.is_valid()
     form.add_error("message", message)
-    return render(request, "timelines/message_new.html", {"form": form, "person": user_or_404(login)}, status=429)
+    context = {"form": form, "person": user_or_404(login), "max_message_length": limits.MAX_MESSAGE_LENGTH}
+    return render(request, "timelines/message_new.html", context, status=429)
 
 
 @login_required
