@@ -172,3 +172,35 @@ def all_conversation_ids(uid: int) -> list[int]:
 def forget_person(uid: int) -> None:
     """Delete a person's list of conversations, unread marks and sent messages (an erased account)."""
     get_redis().delete(keys.conversations_of(uid), keys.conversations_unread(uid), keys.messages_sent(uid))
+
+
+def last_conversation_id() -> int:
+    return int(get_redis().get(keys.CONVERSATION_ID_COUNTER) or 0)
+
+
+def unread_ids(uid: int) -> set[int]:
+    return {int(cid) for cid in get_redis().smembers(keys.conversations_unread(uid))}
+
+
+def forget_unread(uid: int, conversation_ids: Sequence[int]) -> None:
+    if conversation_ids:
+        get_redis().srem(keys.conversations_unread(uid), *conversation_ids)
+
+
+def forget_conversations(uid: int, conversation_ids: Sequence[int]) -> None:
+    """Take conversations out of ``uid``'s list and unread marks."""
+    if conversation_ids:
+        with get_redis().pipeline(transaction=False) as pipe:
+            pipe.zrem(keys.conversations_of(uid), *[str(cid) for cid in conversation_ids])
+            pipe.srem(keys.conversations_unread(uid), *conversation_ids)
+            pipe.execute()
+
+
+def message_ids(conversation_id: int) -> list[int]:
+    """Every message id of a conversation (for the audit)."""
+    return [int(member) for member in get_redis().zrange(keys.conversation_messages(conversation_id), 0, -1)]
+
+
+def remove_ids(conversation_id: int, status_ids: Sequence[int]) -> None:
+    if status_ids:
+        get_redis().zrem(keys.conversation_messages(conversation_id), *[str(i) for i in status_ids])
