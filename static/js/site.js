@@ -207,6 +207,12 @@
     });
     source.addEventListener("messages", function (event) {
       setUnreadConversations(JSON.parse(event.data).unread);
+      // The list of conversations (/messages, its first page) reads itself again, as a reload would show it.
+      var list = $("#conversation-list[data-refresh-url]");
+      if (list && window.htmx) {
+        window.htmx.ajax("GET", list.dataset.refreshUrl,
+          { target: "#conversation-list", select: "#conversation-list", swap: "outerHTML" });
+      }
     });
     source.addEventListener("suspend", function (event) {
       var uid = String(JSON.parse(event.data).uid);

@@ -1,7 +1,7 @@
 """Direct messages in a real browser (issue 19), by the names a screen reader announces: alice opens bob's
 profile, chooses Message, types in "Your message" and sends; bob, on his home, sees "Messages 1" without a
-reload, opens the conversation and answers, and alice's open conversation shows the answer live; carol sees
-nothing of it anywhere."""
+reload, opens the conversation and answers, and alice's open conversation shows the answer live; bob's open
+list of conversations shows alice's next message; carol sees nothing of it anywhere."""
 
 from __future__ import annotations
 
@@ -45,6 +45,15 @@ def test_alice_messages_bob_from_his_profile_and_he_answers(open_page: Callable[
     expect(article(alice, "Yes, at noon")).to_be_visible()
     expect(alice.locator("article.status").first).to_contain_text("Yes, at noon")
     expect(alice.get_by_role("link", name="Messages", exact=True)).to_be_visible()
+
+    # bob's open list of conversations follows a new message too.
+    bob.goto("/messages")
+    expect(bob.locator("#conversation-list")).to_contain_text("Yes, at noon")
+    alice.get_by_role("textbox", name="Your message").fill("See you there")
+    alice.get_by_role("button", name="Send").click()
+    expect(bob.locator("#conversation-list")).to_contain_text("See you there")
+    expect(bob.locator("#conversation-list")).to_contain_text("Unread")
+    expect(bob.get_by_role("link", name="Messages 1")).to_be_visible()
 
     for url in ("/", "/@alice", "/@bob", "/messages", "/notifications"):
         carol.goto(url)
