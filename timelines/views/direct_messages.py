@@ -95,7 +95,7 @@ def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
     sent = _send(request, form, conversation_id=conversation_id)
     if sent is None:
         return _render_conversation(request, found, form, status=400)
-    services.mark_conversation_read(uid=request.user.uid, conversation_id=sent)
+    # Sending reads the conversation (the delivery takes it out of the sender's unread ones).
     messages.success(request, "Message sent.")
     return redirect("timelines:conversation", conversation_id=sent)
 
