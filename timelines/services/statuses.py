@@ -225,7 +225,9 @@ def send_message(
     ``ConversationNotFound`` when ``uid`` is not part of the conversation, and as ``post_status``."""
     if conversation_id is not None:
         people = participants_or_refuse(uid=uid, conversation_id=conversation_id)
-        to = tuple(person for person in people if person != uid)
+        others = [person for person in people if person != uid]
+        # An erased account has left: the others talk on without it (in the conversation of who is left).
+        to = tuple(person for person, fields in zip(others, store.users.get_users(others), strict=True) if fields)
     status_id = post_status(uid=uid, message=message, visibility=visibilities.DIRECT, to=to)
     sent = conversation_of(store.statuses.get_status(status_id))
     if sent is None:  # deleted at once by another request: nothing to show

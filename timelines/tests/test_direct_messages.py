@@ -126,6 +126,9 @@ def test_an_erased_account_leaves_no_message_behind(alice, bob):
     assert messages_of(conversation) == ["his"] and conversation.others == []
     client = get_redis()
     assert not client.exists(keys.conversations_of(alice), keys.conversations_unread(alice), keys.messages_sent(alice))
+    # bob can still answer there: nobody is left to reach, which is a plain refusal, not a failure.
+    with pytest.raises(exceptions.InvalidVisibility):
+        services.send_message(uid=bob, message="anyone?", conversation_id=conversation_id)
 
 
 def test_each_participant_is_told_of_a_new_message_and_of_a_read(alice, bob):
