@@ -77,8 +77,11 @@ def _send(request: HttpRequest, form: MessageForm, **target: object) -> int | No
         )
     except (exceptions.InvalidMessage, exceptions.InvalidStatusData, exceptions.InvalidVisibility) as error:
         form.add_error("message", error.message)
-    except (exceptions.CannotMessage, exceptions.TooManyRecipients) as error:
+    except (exceptions.CannotMessage, exceptions.TooManyRecipients, exceptions.UnknownUser) as error:
+        # UnknownUser: the person was erased meanwhile.
         form.add_error("message", error.message)
+    except exceptions.StatusNotFound:
+        form.add_error("message", exceptions.STATUS_NOT_FOUND)  # deleted at once, from another page
     else:
         return conversation_id
     return None
