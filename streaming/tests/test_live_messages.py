@@ -1,6 +1,6 @@
 """Direct messages live, on a real daphne (issue 19): an open conversation page receives a new message and the
-header's "Messages N" count, a follower's live home never sees the message, and a page cannot ask for someone
-else's conversation (the events are its viewer's own)."""
+header's "Messages N" count, and loses a deleted one; a follower's live home never sees the message, and a page
+cannot ask for someone else's conversation (the events are its viewer's own)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,10 @@ async def next_event(reader: asyncio.StreamReader, name: bytes) -> dict:
             return json.loads(block.split(b"data: ", 1)[1])
 
 
+def message_id(event: dict) -> int:
+    return int(event["id"])
+
+
 def test_an_open_conversation_receives_a_new_message_and_the_header_count(site: StreamServer):
     bob_session, bob = session_of("dmbob")
     alice = services.create_user(login="dmalice", name="Alice")
@@ -47,6 +51,9 @@ def test_an_open_conversation_receives_a_new_message_and_the_header_count(site: 
         assert (await next_event(reader, b"messages"))["unread"] == 1
         await asyncio.to_thread(services.mark_conversation_read, uid=bob, conversation_id=conversation_id)
         assert (await next_event(reader, b"messages"))["unread"] == 0
+        # alice deletes it: the open page takes it away.
+        await asyncio.to_thread(services.delete_status, uid=alice, status_id=message_id(message))
+        assert (await next_event(reader, b"unmessage"))["id"] == message_id(message)
         writer.close()
 
     asyncio.run(scenario())
