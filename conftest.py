@@ -6,20 +6,26 @@ workers, daphne) inherit ``REDIS_URL`` and ``SOCIALSITE_VAR_DIR`` and so use the
 
 With ``SOCIALSITE_TEST_CLUSTER=1`` (``bin/test``'s second run) the session also starts a local three-primary
 Redis Cluster (``socialsite.embedded_cluster``) and puts the social data on it (``REDIS_CLUSTER_URL``, which
-child processes inherit too); jobs and the cache stay on the single Redis, as in production.
+child processes inherit too); jobs and the cache stay on the single Redis, as in production. That run also puts
+the SQL side on PostgreSQL, the database production uses: a throwaway server the session starts in a temporary
+directory (``socialsite.embedded_postgres``) and stops at its end; ``DATABASE_URL`` names it for child processes.
+The other run keeps SQLite, in a file so that threads and child processes see the test's rows.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
 from pathlib import Path
 
+import dj_database_url
 import pytest
 from django.conf import settings
+from django.db import connections
 
-from socialsite import embedded_cluster, embedded_redis, redis_client
+from socialsite import embedded_cluster, embedded_postgres, embedded_redis, redis_client
 
 _session: dict[str, object] = {}
 
@@ -40,10 +46,8 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.REDIS_URL = url
     settings.RQ_QUEUES = {"default": {**settings.RQ_QUEUES["default"], "URL": url}}
     settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": url}}
-    # A file database, so threads and child processes see the same rows as the test.
-    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-        settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(var_dir / "test-db.sqlite3")
     if os.environ.get("SOCIALSITE_TEST_CLUSTER") == "1":
+        _use_throwaway_postgres()
         cluster = embedded_cluster.start(var_dir / "cluster")
         _session["cluster"] = cluster
         os.environ["REDIS_CLUSTER_URL"] = cluster.url
@@ -51,6 +55,9 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         os.environ.pop("REDIS_CLUSTER_URL", None)
         settings.REDIS_CLUSTER_URL = None
+        if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+            # A file database, so threads and child processes see the same rows as the test.
+            settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(var_dir / "test-db.sqlite3")
     settings.STATIC_ROOT = var_dir / "staticfiles"
     settings.STATIC_ROOT.mkdir()
     # DEBUG is off by default, which picks WhiteNoise's manifest storage: pages rendered in-process would need a
@@ -67,14 +74,43 @@ def pytest_configure(config: pytest.Config) -> None:
     redis_client.reset()
 
 
+def _use_throwaway_postgres() -> None:
+    """Point this process and its children at a fresh PostgreSQL server. The test database pytest-django creates
+    gets the same name as the one ``DATABASE_URL`` names, so children started during a test use it."""
+    server = embedded_postgres.start()
+    _session["postgres"] = server
+    url = server.url("socialsite")
+    os.environ["DATABASE_URL"] = url
+    database = settings.DATABASES["default"]
+    # Changed in place: Django's connection handler may already hold this very dictionary (with its defaults
+    # filled in, which configure_settings fills in again) and a connection made from it.
+    database.update(dj_database_url.parse(url, conn_max_age=database["CONN_MAX_AGE"], conn_health_checks=True))
+    database["OPTIONS"] = {}  # SQLite's
+    database["TEST"] = {"NAME": database["NAME"]}
+    connections.configure_settings(settings.DATABASES)
+    with contextlib.suppress(AttributeError):  # no connection made yet
+        del connections["default"]
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     redis_client.reset()
+    if _session.get("postgres"):
+        connections.close_all()
+        _session["postgres"].stop()  # type: ignore[attr-defined]
     if _session.get("cluster"):
         _session["cluster"].stop()  # type: ignore[attr-defined]
     if _session.get("embedded"):
         embedded_redis.stop(_session["embedded"])  # type: ignore[arg-type]
     if _session.get("var_dir"):
         shutil.rmtree(_session["var_dir"], ignore_errors=True)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request: pytest.FixtureRequest) -> bool:
+    """pytest-django's: whether the test database is kept at the end. The PostgreSQL run's whole server is thrown
+    away then, so its database is not dropped first (which would fail while the request threads of the site run
+    in-process still hold their long-lived connections)."""
+    return bool(_session.get("postgres")) or bool(request.config.getvalue("reuse_db"))
 
 
 @pytest.fixture(autouse=True)

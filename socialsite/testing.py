@@ -16,6 +16,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 from django.conf import settings
 
@@ -37,6 +38,19 @@ def wait_until(predicate: Callable[[], object], timeout: float | None = None, in
             return bool(predicate())
         time.sleep(interval)
     return True
+
+
+def database_url() -> str:
+    """A ``DATABASE_URL`` naming the database this process uses now (the test database during a test), for a
+    child process that must see the same rows: SQLite's file, or the PostgreSQL server of the cluster run."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{database['NAME']}"
+    password = f":{quote(database['PASSWORD'], safe='')}" if database.get("PASSWORD") else ""
+    # dj-database-url reads a percent-encoded host as a unix socket directory.
+    host = quote(str(database.get("HOST") or ""), safe="")
+    port = f":{database['PORT']}" if database.get("PORT") else ""
+    return f"postgres://{quote(database['USER'], safe='')}{password}@{host}{port}/{quote(database['NAME'], safe='')}"
 
 
 def free_port() -> int:

@@ -18,6 +18,7 @@ from accounts.management.commands import moderate
 from accounts.models import User
 from accounts.tests.conftest import PASSWORD, home_timeline_of
 from accounts.tests.test_moderation import client_can_log_in, messages_of
+from socialsite import testing
 from timelines import selectors, services
 from timelines.tests.helpers import run_worker_burst
 
@@ -107,7 +108,7 @@ def test_without_as_it_needs_exactly_one_superuser(bob):
 def test_errors_exit_non_zero_on_the_command_line(mod, bob):
     """A real ``manage.py`` process on the test database: a refusal prints its reason and exits 1, a missing
     ``--reason`` is a usage error (exit 2)."""
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}"}
+    env = {**os.environ, "DATABASE_URL": testing.database_url()}
 
     def manage(*args: str) -> subprocess.CompletedProcess[str]:
         command = [sys.executable, str(settings.BASE_DIR / "manage.py"), "moderate", *args]

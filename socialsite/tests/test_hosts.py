@@ -9,7 +9,6 @@ import socket
 from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
 from django.test import Client
 
 from accounts.services import sign_up
@@ -29,7 +28,7 @@ def site(django_db_setup: None) -> Iterator[str]:
         "DJANGO_DEBUG": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_LOG_LEVEL": "ERROR",
-        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DATABASE_URL": testing.database_url(),
     }
     with testing.daphne(env, probe="/healthz") as (url, _):
         yield url

@@ -95,7 +95,7 @@ def test_through_daphne_a_forged_header_counts_only_from_a_trusted_proxy():
         "DJANGO_DEBUG": "0",
         "DJANGO_TRUSTED_PROXIES": PROXY,
         "RATE_LIMIT_SEARCHES_PER_IP": "2/1h",
-        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DATABASE_URL": testing.database_url(),
         "STREAMING_HUB_ENDPOINT": "1",
         "DJANGO_LOG_LEVEL": "WARNING",
     }

@@ -177,7 +177,7 @@ def test_with_debug_on_error_pages_go_without_the_policy_so_djangos_debug_pages_
 @pytest.mark.django_db(transaction=True)
 def test_streams_and_json_errors_served_by_daphne_carry_the_security_headers():
     env = {**os.environ, "DJANGO_DEBUG": "0", "STREAMING_HUB_ENDPOINT": "1", "DJANGO_LOG_LEVEL": "WARNING"}
-    env["DATABASE_URL"] = f"sqlite:///{settings.DATABASES['default']['NAME']}"
+    env["DATABASE_URL"] = testing.database_url()
     with testing.daphne(env, probe="/statuses/hub.json") as (url, _):
         port = int(url.rsplit(":", 1)[1])
         answers = {

@@ -38,7 +38,8 @@ def wait_for_http(url: str, timeout: float) -> bytes:
 
 def test_serve_runs_the_site_and_ctrl_c_stops_everything(tmp_path):
     env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path)}
-    for unset in ("REDIS_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"):  # a fresh machine, as bin/run finds it
+    # A fresh machine, as bin/run finds it (SQLite in the var directory, even in the PostgreSQL test run).
+    for unset in ("REDIS_URL", "DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"):
         env.pop(unset, None)
     manage = str(settings.BASE_DIR / "manage.py")
     for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):  # what bin/run does first
@@ -168,7 +169,8 @@ def test_serve_restarts_its_redis_and_a_worker_killed_with_sigkill_and_says_why(
     """kill -9 of the embedded Redis: pages answer again without anyone starting it by hand (they answered 503
     until someone did); kill -9 of a worker: a new one takes its place. The log says what died and how."""
     env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path), "DJANGO_DEBUG": "0"}
-    env.pop("REDIS_URL", None)  # serve's own embedded Redis, in tmp_path
+    for unset in ("REDIS_URL", "DATABASE_URL"):  # serve's own embedded Redis and database, in tmp_path
+        env.pop(unset, None)
     manage = str(settings.BASE_DIR / "manage.py")
     for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         subprocess.run([sys.executable, manage, *step], env=env, check=True, cwd=settings.BASE_DIR)

@@ -77,7 +77,7 @@ def server_on_test_database(name: str) -> Iterator[StreamServer]:
     env = {
         **os.environ,
         **SERVER_ENV,
-        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DATABASE_URL": testing.database_url(),
         "DJANGO_LOG_LEVEL": "WARNING",
     }
     log_path = Path(settings.VAR_DIR) / f"{name}-server.log"

@@ -34,7 +34,7 @@ def sites(django_db_setup: None) -> Iterator[list[str]]:
         **os.environ,
         **SERVER_ENV,
         "STREAMING_MAX_CONNECTIONS_PER_ADDRESS": str(LIMIT),
-        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DATABASE_URL": testing.database_url(),
         "DJANGO_LOG_LEVEL": "WARNING",
     }
     log = Path(settings.VAR_DIR)

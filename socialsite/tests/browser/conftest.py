@@ -56,7 +56,7 @@ def site_url(django_db_setup: None) -> Iterator[str]:
         DJANGO_DEBUG="0",
         DJANGO_SECRET_KEY="browser-tests-only-not-a-secret",
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        DATABASE_URL=f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        DATABASE_URL=testing.database_url(),
         DJANGO_LOG_LEVEL="WARNING",
     )
     with testing.daphne(env, probe="/accounts/login/", log_path=settings.VAR_DIR / "daphne.log") as (url, _):
