@@ -15,7 +15,7 @@ A repost is a status of its own; its event carries the original status in place 
 stream can show (and filter on) what was reposted. ``notification.created`` tells the pages of user ``uid``
 their new unread count; ``notifications.changed`` does the same after they were read or removed.
 ``message.created`` goes to each participant ``uid`` of a direct message (one event per participant, at most
-``limits.MAX_MESSAGE_RECIPIENTS`` + 1): their open conversation page shows it, and every page of theirs the
+``limits.MAX_MESSAGE_PARTICIPANTS``): their open conversation page shows it, and every page of theirs the
 number of unread conversations; ``messages.changed`` gives that number after a conversation was read or a message
 deleted. ``relations.changed`` tells the live pages of user ``uid`` that a block, a mute or an unfollow between them and
 ``other`` was just written, so they stop sending ``other``'s posts without waiting for their next refresh.

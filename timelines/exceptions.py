@@ -32,7 +32,7 @@ PRIVATE_ACCOUNT_VISIBILITY = "A private account posts for its followers or the p
 NO_RECIPIENT = "Mention at least one person: a post for mentioned people only needs someone to reach."
 REPLY_TOO_WIDE = "This reply answers a post for “{level}”: it cannot be “{chosen}”."
 CANNOT_MESSAGE = "You cannot message @{login}."
-TOO_MANY_RECIPIENTS = f"A message reaches at most {limits.MAX_MESSAGE_RECIPIENTS} people."
+TOO_MANY_RECIPIENTS = f"A conversation has at most {limits.MAX_MESSAGE_PARTICIPANTS} people, you included."
 CONVERSATION_NOT_FOUND = "No such conversation."
 NO_SEARCH_WORDS = "Search for at least one word; very common words such as “the” are not searched."
 

@@ -10,7 +10,7 @@ conversations) and of a read or a deletion (``messages.changed``).
 The rules: a block either way stands between two people (``CannotMessage``: "You cannot message @login"), a
 private account can be messaged only by the people it follows (and answered in a conversation it is part of:
 one it started, or one someone it follows started), and a message reaches at most
-``limits.MAX_MESSAGE_RECIPIENTS`` people besides its author (``TooManyRecipients``).
+``limits.MAX_MESSAGE_PARTICIPANTS`` people, its author included (``TooManyRecipients``).
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ def participants_of(status: Mapping[str, Any]) -> list[int]:
 
 def check_recipients(*, author: int, recipients: Sequence[int], logins: Mapping[int, str]) -> None:
     """Refuse a message from ``author`` to ``recipients`` (uids, the author left out) before anything is
-    written: more than ``MAX_MESSAGE_RECIPIENTS``, a block either way, or a private account that does not
-    follow the author, unless these people already talk (an answer in a conversation the private account is
-    part of). ``logins``: each recipient's login, for the error. At most three round trips."""
-    if len(recipients) > limits.MAX_MESSAGE_RECIPIENTS:
+    written: more than ``MAX_MESSAGE_PARTICIPANTS`` people with the author, a block either way, or a private
+    account that does not follow the author, unless these people already talk (an answer in a conversation
+    the private account is part of). ``logins``: each recipient's login, for the error. At most three round
+    trips."""
+    if len(recipients) + 1 > limits.MAX_MESSAGE_PARTICIPANTS:
         raise exceptions.TooManyRecipients()
     if not recipients:
         return

@@ -95,15 +95,18 @@ def test_a_private_account_hears_only_from_the_people_it_follows(alice, bob, car
         services.send_message(uid=carol, message="and alice", to=(bob, alice))  # a new conversation
 
 
-def test_a_message_reaches_at_most_20_people(alice, make_user):
-    crowd = [make_user() for _ in range(limits.MAX_MESSAGE_RECIPIENTS + 1)]
+def test_a_conversation_has_at_most_20_participants(alice, make_user):
+    """Up to 20 participants, the author included: a message to 21 people (or 20) is refused, before anything
+    is written."""
+    crowd = [make_user() for _ in range(21)]
     before = store.statuses.next_status_id()[0]
-    with pytest.raises(exceptions.TooManyRecipients):
-        services.send_message(uid=alice, message="everyone", to=tuple(crowd))
+    for too_many in (crowd, crowd[:20]):
+        with pytest.raises(exceptions.TooManyRecipients):
+            services.send_message(uid=alice, message="everyone", to=tuple(too_many))
     assert selectors.get_conversations(uid=alice) == []
     assert not store.statuses.status_exists(before + 1)
-    _, conversation_id = services.send_message(uid=alice, message="twenty", to=tuple(crowd[:20]))
-    assert len(selectors.get_conversation(uid=alice, conversation_id=conversation_id).others) == 20
+    _, conversation_id = services.send_message(uid=alice, message="twenty of us", to=tuple(crowd[:19]))
+    assert len(selectors.get_conversation(uid=alice, conversation_id=conversation_id).others) == 19
 
 
 def test_deleting_a_message_takes_it_out_of_its_conversation(alice, bob):
