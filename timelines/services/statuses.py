@@ -1,5 +1,5 @@
-"""Posting and deleting statuses (book 8.1.2 and 8.4), replies included: the author's side, the conversation,
-then delivery, then the event.
+"""Posting and deleting statuses (book 8.1.2 and 8.4), replies and direct messages included: the author's side,
+the conversation, then delivery, then the event.
 
 A post's mentions and tags are found by ``timelines.text`` when it is written and stored with it
 (``mentions`` as ``uid:login`` pairs of users that exist, ``tags`` lowercased), so every reader agrees on them.
@@ -229,7 +229,8 @@ def send_message(
         # An erased account has left: the others talk on without it (in the conversation of who is left).
         to = tuple(person for person, fields in zip(others, store.users.get_users(others), strict=True) if fields)
     status_id = post_status(uid=uid, message=message, visibility=visibilities.DIRECT, to=to)
-    sent = conversation_of(store.statuses.get_status(status_id))
+    stored = store.statuses.get_status(status_id)
+    sent = conversation_of(stored) if stored else None
     if sent is None:  # deleted at once by another request: nothing to show
         raise exceptions.StatusNotFound()
     return status_id, sent
