@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-SCENARIOS = ("home_read", "post_fanout", "mixed", "follow", "memory", "http", "streaming", "exercises")
+SCENARIOS = ("home_read", "post_fanout", "mixed", "follow", "memory", "http", "streaming", "exercises", "api")
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -109,7 +109,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     from django.core.management import call_command
 
     from bench.harness import Context, RoundTrips
-    from bench.scenarios import exercises, follow, home_read, http, memory, mixed, post_fanout, streaming
+    from bench.scenarios import api, exercises, follow, home_read, http, memory, mixed, post_fanout, streaming
 
     call_command("migrate", verbosity=0)
     ctx = Context(quick=args.quick)
@@ -127,6 +127,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "http": http,
         "streaming": streaming,
         "exercises": exercises,
+        "api": api,
     }
     rows = []
     started = time.perf_counter()

@@ -1,9 +1,10 @@
 """ASGI entry point: daphne serves Django pages and, through Channels, the streaming endpoints.
 
-Channels' routes come first (the streaming API and the live home timeline, both in ``streaming``); every other
-request goes to Django. Around everything: ``TrustedProxyMiddleware`` (the real client address, from trusted
-proxies only), ``SecurityHeadersMiddleware`` (the security headers on streams and JSON errors too) and
-``AllowedHostsMiddleware`` (``ALLOWED_HOSTS`` for every route, not only Django's pages).
+Channels' routes come first (the streaming API and the live home timeline, both in ``streaming``, and the client
+API's streams and WebSocket in ``api``); every other request goes to Django. Around everything:
+``TrustedProxyMiddleware`` (the real client address, from trusted proxies only), ``SecurityHeadersMiddleware``
+(the security headers on streams and JSON errors too) and ``AllowedHostsMiddleware`` (``ALLOWED_HOSTS`` for every
+route, not only Django's pages).
 """
 
 import os
@@ -19,6 +20,8 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry ready)
 from django.urls import re_path  # noqa: E402
 
+from api.routing import http_urlpatterns as api_streaming_http  # noqa: E402
+from api.routing import websocket_urlpatterns as api_websockets  # noqa: E402
 from socialsite.hosts import AllowedHostsMiddleware  # noqa: E402
 from socialsite.proxies import TrustedProxyMiddleware  # noqa: E402
 from socialsite.security import SecurityHeadersMiddleware  # noqa: E402
@@ -32,7 +35,12 @@ application = keep_raw_send(
     TrustedProxyMiddleware(
         SecurityHeadersMiddleware(
             AllowedHostsMiddleware(
-                ProtocolTypeRouter({"http": URLRouter([*streaming_http, re_path(r"", django_asgi_app)])}),
+                ProtocolTypeRouter(
+                    {
+                        "http": URLRouter([*streaming_http, *api_streaming_http, re_path(r"", django_asgi_app)]),
+                        "websocket": URLRouter(api_websockets),
+                    }
+                ),
             )
         )
     )

@@ -14,6 +14,7 @@ posts     ``RATE_LIMIT_POSTS_PER_USER``            account   compose and reply: 
 follows   ``RATE_LIMIT_FOLLOWS_PER_USER``          account   the Follow view: follows (and requests) made
 reports   ``RATE_LIMIT_REPORTS_PER_USER``          account   the report view: reports sent
 search    ``RATE_LIMIT_SEARCHES_PER_IP``           IP        the search page: searches answered
+api       ``RATE_LIMIT_API_PER_TOKEN``             token     the client API: every call (``api.http``)
 ========  =======================================  ========  ==========================================
 
 Windows are fixed: ``period`` seconds long, offset per counted value so that not every counter resets at the
@@ -64,7 +65,7 @@ TOO_MANY = "Too many attempts, try again in {wait}."
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])\s*$")
 
-Per = Literal["ip", "user", "login"]
+Per = Literal["ip", "user", "login", "token"]
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ LIMITS: dict[str, Limit] = {
         Limit("follows", "RATE_LIMIT_FOLLOWS_PER_USER", "user"),
         Limit("reports", "RATE_LIMIT_REPORTS_PER_USER", "user"),
         Limit("search", "RATE_LIMIT_SEARCHES_PER_IP", "ip"),
+        Limit("api", "RATE_LIMIT_API_PER_TOKEN", "token"),
     )
 }
 
@@ -143,6 +145,10 @@ def _value(request: HttpRequest, per: Per) -> str:
         # "alice" are one account, so one counter), keyed on the whole field: the form strips before it bounds
         # the length.
         return "login:" + logins.login_key(request.POST.get("username", ""))
+    if per == "token":
+        # The client API's bearer token (``api.http`` sets ``api_token``), or the address of a call without one.
+        token = getattr(request, "api_token", None)
+        return f"token:{token.pk}" if token is not None else "ip:" + client_ip(request)
     if per == "user" and request.user.is_authenticated:
         # Who is counted, hashed into a Django cache key by the limiter (never a key of the social data).
         return f"account:{request.user.pk}"

@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "accounts",
     "timelines",
     "streaming",
+    "api",
     "django_rq",
 ]
 
@@ -280,6 +281,7 @@ RATE_LIMIT_POSTS_PER_USER = env_str("RATE_LIMIT_POSTS_PER_USER", "300/3h")
 RATE_LIMIT_FOLLOWS_PER_USER = env_str("RATE_LIMIT_FOLLOWS_PER_USER", "400/1d")
 RATE_LIMIT_REPORTS_PER_USER = env_str("RATE_LIMIT_REPORTS_PER_USER", "20/1h")
 RATE_LIMIT_SEARCHES_PER_IP = env_str("RATE_LIMIT_SEARCHES_PER_IP", "60/1m")
+RATE_LIMIT_API_PER_TOKEN = env_str("RATE_LIMIT_API_PER_TOKEN", "300/5m")
 
 LOGGING = {
     "version": 1,

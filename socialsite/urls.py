@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/rq/", include("django_rq.urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("", include("api.urls")),
     path("", include("accounts.report_urls")),
     path("", include("timelines.urls")),
 ]

@@ -232,7 +232,12 @@ class LivePage:
         *,
         taken: places.Places | None = None,
         conversation: int | None = None,
+        encoder: writer.Encoder | None = None,
+        opening: bytes | None = None,
     ) -> None:
+        """Stream ``uid``'s live events. ``encoder`` and ``opening`` (sent instead of the page's retry hint and
+        catch-up) let another framing reuse the same subscription, policy and flow control: the client API's
+        ``user`` stream (``api.streaming``)."""
         try:
             authors = await _authors(uid) if self.posts else frozenset()
             chooser = policy.get_policy()
@@ -241,7 +246,7 @@ class LivePage:
             await _plain(send, 503, "The timeline store is not answering right now.\n")
             return
         holder = {"authors": authors, "state": state}
-        encoder = LiveEncoder(uid, self.posts, conversation=conversation)
+        encoder = encoder or LiveEncoder(uid, self.posts, conversation=conversation)
         # People whose relations with the viewer just changed (relations.changed): their posts are held back
         # until the state is read again, which ``stale`` asks for at once, and then judged on the new state (a
         # follow's first posts are shown, a block's are not).
@@ -277,6 +282,8 @@ class LivePage:
         )
 
         async def preamble() -> list[bytes]:
+            if opening is not None:
+                return [opening]
             chunks = [f"retry: {RETRY_MILLISECONDS}\n\n".encode()]
             if self.posts:
                 chunks.extend(await _backfill(uid, since_id))

@@ -30,6 +30,8 @@ MAX_LIST_NAME_LENGTH = 25
 # keeps tag feeds in SQL; a capped ZSET is the Redis way), trimmed on every insert. Trending counts the uses
 # of the last 24 hourly buckets; each bucket lives 25 hours, so the oldest one is still there when read.
 TAG_TIMELINE_SIZE = 10_000
+# The public posts kept in the site's local timeline (keys.LOCAL_TIMELINE), like a tag's.
+LOCAL_TIMELINE_SIZE = 10_000
 TRENDING_HOURS = 24
 TRENDING_BUCKET_TTL_SECONDS = 25 * 3600
 # The word index is split by status id into this many shards, each one hash slot (keys.search). Changing

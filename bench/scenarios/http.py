@@ -72,10 +72,14 @@ def _wrk() -> str | None:
     return shutil.which("wrk")
 
 
-def _load(wrk: str, url: str, seconds: float, cookie: str | None, server_pid: int | None = None) -> Load:
+def _load(
+    wrk: str, url: str, seconds: float, cookie: str | None, server_pid: int | None = None, *, token: str | None = None
+) -> Load:
     command = [wrk, "-t2", f"-c{CONNECTIONS}", f"-d{max(1, round(seconds))}s", "--latency", url]
     if cookie:
         command[1:1] = ["-H", f"Cookie: {cookie}"]
+    if token:
+        command[1:1] = ["-H", f"Authorization: Bearer {token}"]
     cpu_before = _children_cpu_seconds(server_pid) if server_pid else None
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     cpu_after = _children_cpu_seconds(server_pid) if server_pid else None

@@ -30,7 +30,7 @@ def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
     assert "scenario" in result.stdout and "raw Redis" in result.stdout
     report = json.loads(output.read_text())
     scenarios = {row["scenario"] for row in report["rows"]}
-    assert scenarios >= {"1 home read", "2 post", "3 mixed", "4 follow", "5 memory", "6 http"}
+    assert scenarios >= {"1 home read", "2 post", "3 mixed", "4 follow", "5 memory", "6 http", "9 api"}
     compared = [row for row in report["rows"] if row["raw"] is not None]
     assert compared and all(row["product"] is not None and row["ratio"] is not None for row in compared)
     assert report["machine"]["redis"]

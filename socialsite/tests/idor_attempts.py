@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import reverse
@@ -29,12 +29,16 @@ class Attempt:
     data: dict[str, Any]
     expect: str
     what: str  # for the failure message
+    method: str = "post"
+    headers: dict[str, str] = field(default_factory=dict)  # the client API's bearer token (idor_api.py)
+    not_found: str = exceptions.STATUS_NOT_FOUND  # what a 404 for a hidden post says
+    content_type: str | None = None  # a body other than a form (the API's PATCH)
 
 
 Aim = Callable[[random.Random, World, Person, Person], Attempt]
 
 
-def _a_post(rng: random.Random, owner: Person, *, reposts: bool = True) -> int:
+def a_post(rng: random.Random, owner: Person, *, reposts: bool = True) -> int:
     """One of ``owner``'s posts (or reposts), or now and then one that does not exist."""
     ids = [
         entry.repost_id or entry.status.id for entry in profile_entries(owner.uid) if reposts or entry.repost_id is None
@@ -55,7 +59,7 @@ def _on_post(name: str) -> Aim:
     unrepost only ever take back the actor's own like or repost, whosever post it is)."""
 
     def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
-        status_id = _a_post(rng, owner)
+        status_id = a_post(rng, owner)
         expect = HIDDEN if not visible(actor, status_id) else OWN
         return Attempt(reverse(f"timelines:{name}", args=[status_id]), {}, expect, f"{name} {status_id}")
 
@@ -63,13 +67,13 @@ def _on_post(name: str) -> Aim:
 
 
 def _delete(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
-    status_id = _a_post(rng, owner)
+    status_id = a_post(rng, owner)
     expect = REFUSED if visible(actor, status_id) else HIDDEN
     return Attempt(reverse("timelines:delete", args=[status_id]), {}, expect, f"delete {status_id}")
 
 
 def _reply(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
-    status_id = _a_post(rng, owner, reposts=False)
+    status_id = a_post(rng, owner, reposts=False)
     expect = OWN if visible(actor, status_id) else HIDDEN
     path = reverse("timelines:reply", kwargs={"login": owner.login, "status_id": status_id})
     return Attempt(path, {"message": f"@{owner.login} a reply by {actor.login}"}, expect, f"reply to {status_id}")

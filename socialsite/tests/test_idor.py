@@ -30,10 +30,11 @@ from django.apps import apps
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import Report
+from socialsite.tests.idor_api import API_READS, API_WRITES, bearer, token_of
 from socialsite.tests.idor_attempts import HIDDEN, REFUSED, WRITES, visible
 from socialsite.tests.idor_world import Person, World, build_world, changes, hidden_from, own_posts, snapshot
 from streaming.routing import http_urlpatterns as streaming_routes
-from timelines import exceptions, selectors
+from timelines import selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,12 @@ READS = {
     "timelines:tag",
     "timelines:search",
     "healthz",
+    "api:applications",
 }
+ALL_WRITES = {**WRITES, **API_WRITES}
+# Endpoints that take back the actor's own like (0) or repost (1): that counter of a post may drop by one.
+UNDOING = {"timelines:unlike": 0, "timelines:unrepost": 1, "api:unfavourite": 0, "api:unreblog": 1}
+ALL_READS = READS | API_READS
 
 
 @pytest.fixture
@@ -101,9 +107,9 @@ def test_every_endpoint_of_the_site_is_known_to_this_test():
     """A named URL that is neither a known write nor a known read fails here: add it to WRITES (with a way to
     aim it at someone else's things) or to READS."""
     names = set(site_urls())
-    assert not (set(WRITES) & READS)
-    assert names - set(WRITES) - READS == set(), "new endpoints the IDOR test does not know"
-    assert (set(WRITES) | READS) - names == set(), "endpoints that are gone from the site"
+    assert not (set(ALL_WRITES) & ALL_READS)
+    assert names - set(ALL_WRITES) - ALL_READS == set(), "new endpoints the IDOR test does not know"
+    assert (set(ALL_WRITES) | ALL_READS) - names == set(), "endpoints that are gone from the site"
 
 
 def test_the_streaming_routes_ahead_of_django_are_known_too(settings):
@@ -136,6 +142,30 @@ def test_the_read_endpoints_refuse_a_post(world: World):
         assert carol.client.post(path).status_code == 405, path
 
 
+def test_the_api_read_endpoints_refuse_a_post(world: World):
+    """The same for the client API's reads, called with a token: a GET answers, a POST is 405."""
+    bob = world.people["bob"]
+    status_id = own_posts(bob.uid)[0].id
+    values = {
+        "account_id": bob.uid,
+        "status_id": status_id,
+        "name": "redis",
+        "notification_id": 1,
+        "list_id": selectors.get_user_lists(uid=bob.uid)[0].id,
+    }
+    carol = world.people["carol"]
+    token_of(carol)
+    for name in sorted(API_READS):
+        pattern = site_urls()[name]
+        wanted = set(pattern.pattern.regex.groupindex)
+        path = reverse(name, kwargs={key: values[key] for key in wanted})
+        # verify_app wants an app's token (422 with a person's), a notification may be someone else's (404):
+        # answers all the same.
+        answer = carol.client.get(path, {"acct": "bob", "q": "hello", "resource": "acct:bob"}, headers=bearer(carol))
+        assert answer.status_code in (200, 404, 422), path
+        assert carol.client.post(path, headers=bearer(carol)).status_code == 405, path
+
+
 # --- the property ---------------------------------------------------------------------------------------------------
 
 
@@ -149,8 +179,8 @@ def test_no_cross_user_write_succeeds(world: World):
     print(f"IDOR seed: {seed} (IDOR_SEED={seed} replays this run)")
     rng = random.Random(seed)
     people = list(world.people.values())
-    names = sorted(WRITES)
-    assert set(names) == set(site_urls()) - READS
+    names = sorted(ALL_WRITES)
+    assert set(names) == set(site_urls()) - ALL_READS
     sent: dict[str, int] = dict.fromkeys(names, 0)
     triples = 0
     before = snapshot(world)
@@ -159,7 +189,7 @@ def test_no_cross_user_write_succeeds(world: World):
         for name in names:
             actor = rng.choice(people)
             owner = rng.choice(world.others(actor))
-            attempt = WRITES[name](rng, world, actor, owner)
+            attempt = ALL_WRITES[name](rng, world, actor, owner)
             where = f"seed {seed}, triple {triples}: @{actor.login} -> {name} ({attempt.what}) of @{owner.login}"
             hidden = {
                 other.uid: {s.id for s in hidden_from(actor.uid, before[other.uid]["originals"])}
@@ -167,7 +197,9 @@ def test_no_cross_user_write_succeeds(world: World):
             }
             reports_before = {r.reported_id: list(r.status_ids) for r in Report.objects.filter(reporter=actor.user)}
 
-            response = actor.client.post(attempt.path, attempt.data)
+            send = getattr(actor.client, attempt.method)
+            body = {"content_type": attempt.content_type} if attempt.content_type else {}
+            response = send(attempt.path, attempt.data, headers=attempt.headers, **body)
 
             code = response.status_code
             assert code < 500, f"{where}: answered {code}"
@@ -175,9 +207,9 @@ def test_no_cross_user_write_succeeds(world: World):
                 assert code in (403, 404), f"{where}: answered {code}, not 403 or 404"
             elif attempt.expect == HIDDEN:
                 assert code == 404, f"{where}: a post the actor may not see answered {code}, not 404"
-                assert exceptions.STATUS_NOT_FOUND in response.content.decode(), f"{where}: not 'No such post.'"
+                assert attempt.not_found in response.content.decode(), f"{where}: not {attempt.not_found!r}"
             after = snapshot(world)
-            undoing = {"timelines:unlike": 0, "timelines:unrepost": 1}.get(name)
+            undoing = UNDOING.get(name)
             for other in world.others(actor):
                 changed = changes(
                     before[other.uid], after[other.uid], actor=actor.uid, hidden=hidden[other.uid], undoing=undoing
@@ -192,6 +224,9 @@ def test_no_cross_user_write_succeeds(world: World):
             triples += 1
             before = after
     assert triples >= 200 and min(sent.values()) == ROUNDS, sent
+    # Nobody's token was revoked by someone else.
+    for person in people:
+        assert person.client.get("/api/v1/accounts/verify_credentials", headers=bearer(person)).status_code == 200
 
 
 def _staff_path(name: str, pattern: URLPattern) -> str | None:

@@ -20,7 +20,7 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.privacy``: ``follow:requests:{42}``, ``follow:requested:{7}``, ``blocks:{42}``, ``blocked:by:{7}``,
   ``mutes:{42}``, ``muted:by:{7}``;
 - ``keys.notifications``: ``notifications:{42}``, ``notifications:read:{42}``, ``notification:id:``;
-- ``keys.tags``: ``tag:{redis}``, ``trending:{tags}:<hour>``;
+- ``keys.tags``: ``tag:{redis}``, ``timeline:{local}``, ``trending:{tags}:<hour>``;
 - ``keys.search``: ``search:{s3}:<word>``, ``search:users:``, ``search:tags:``;
 - ``keys.moderation``: ``users:suspended``, ``users:limited``, ``stats:{stats}:<name>:<bucket>``;
 - ``keys.channels``: the pub/sub channel of typed events.
@@ -57,7 +57,7 @@ from timelines.keys.refill import refill_run
 from timelines.keys.reposts import home_reposts, list_reposts, reposters, user_reposts
 from timelines.keys.search import SEARCH_TAGS, SEARCH_USERS, search_shard, search_word
 from timelines.keys.statuses import STATUS_ID_COUNTER, status
-from timelines.keys.tags import TRENDING_HASH_TAG, tag_timeline, trending_bucket, trending_hour
+from timelines.keys.tags import LOCAL_TIMELINE, TRENDING_HASH_TAG, tag_timeline, trending_bucket, trending_hour
 from timelines.keys.timelines import TIMELINES, home_timeline, profile_held, profile_timeline, timeline
 from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 
@@ -66,6 +66,7 @@ __all__ = [
     "CONVERSATION_ID_COUNTER",
     "LIMITED_USERS",
     "LIST_ID_COUNTER",
+    "LOCAL_TIMELINE",
     "NOTIFICATION_ID_COUNTER",
     "SEARCH_TAGS",
     "SEARCH_USERS",

@@ -5,6 +5,11 @@
                              like every timeline, so ``max_id`` cursors work on it (store/scripts/timeline_page.lua)
                              > ZREVRANGE tag:{redis} 0 1 WITHSCORES
                              9001 1763800000.5  8954 1763799950.7
+    timeline:{local}         ZSET  status id -> posted; every public post of the site (no reposts), newest
+                             LOCAL_TIMELINE_SIZE kept, trimmed on every insert: the client API's public (local)
+                             timeline, written and read like a tag's
+                             > ZREVRANGE timeline:{local} 0 0 WITHSCORES
+                             9001 1763800000.5
     trending:{tags}:490000   ZSET  tag -> uses of it in public posts during hour 490000 (Unix time // 3600);
                              expires TRENDING_BUCKET_TTL_SECONDS after its last write. Every bucket shares the
                              hash tag {tags}, so the union of the last 24 is one single-slot command
@@ -18,6 +23,7 @@ tags writes three slots, one single-key script each.
 from __future__ import annotations
 
 TRENDING_HASH_TAG = "{tags}"
+LOCAL_TIMELINE = "timeline:{local}"
 
 
 def tag_timeline(tag: str) -> str:

@@ -1,9 +1,11 @@
-"""Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home, profile and list
-timelines), ``entries`` (what a viewer sees of a page of ids), ``status_cache`` (decoded statuses kept per process),
-``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``, ``conversations`` (threads), ``direct_messages``
-(conversations of direct messages), ``likes``, ``notifications``, ``privacy`` (follow requests, blocks, mutes),
-``tags`` (tag timelines, trending), ``search``, ``moderation`` (account states) and, for the admin only,
-``moderated_statuses`` (every post, as the moderators see it) and ``dashboard`` (activity and server gauges).
+"""Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home,
+profile and list timelines), ``entries`` (what a viewer sees of a page of ids), ``status_cache`` (decoded
+statuses kept per process), ``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``,
+``conversations`` (threads), ``direct_messages`` (conversations of direct messages), ``likes``,
+``notifications``, ``privacy`` (follow requests, blocks, mutes), ``tags`` (tag timelines, the local timeline,
+trending), ``reactions`` (who liked or reposted a post), ``search``, ``moderation`` (account states) and, for
+the admin only, ``moderated_statuses`` (every post, as the moderators see it) and ``dashboard`` (activity and
+server gauges).
 
 Selectors return plain records (``records.Status``, ``records.User``, ...) and never write. Whatever shows
 statuses to a member goes through the per-recipient policy (``timelines.policy``). The public API is
@@ -42,6 +44,7 @@ from timelines.selectors.notifications import (
     NotificationGroup,
     get_header_counts,
     get_notifications,
+    get_read_mark,
     get_unread_count,
     group_notifications,
 )
@@ -54,10 +57,11 @@ from timelines.selectors.privacy import (
     get_related_ids,
     get_relationship,
 )
+from timelines.selectors.reactions import get_likers, get_reposters
 from timelines.selectors.search import search
 from timelines.selectors.statuses import get_entry, get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
-from timelines.selectors.tags import get_tag_timeline, get_trending_tags
+from timelines.selectors.tags import get_local_timeline, get_tag_timeline, get_trending_tags
 from timelines.selectors.timelines import MAX_REFILL_READS, get_list_status_messages, get_status_messages
 from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_users
 
@@ -88,13 +92,17 @@ __all__ = [
     "get_following_ids",
     "get_header_counts",
     "get_liked_statuses",
+    "get_likers",
     "get_list_choices",
     "get_list_members",
     "get_list_status_messages",
+    "get_local_timeline",
     "get_muted_users",
     "get_notifications",
+    "get_read_mark",
     "get_related_ids",
     "get_relationship",
+    "get_reposters",
     "get_status",
     "get_status_messages",
     "get_suggested_users",

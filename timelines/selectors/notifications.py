@@ -63,6 +63,11 @@ def get_unread_count(*, uid: int) -> int:
     return store.notifications.unread(uid)
 
 
+def get_read_mark(*, uid: int) -> int:
+    """The id of the newest notification ``uid`` has seen, on the site or in an app (0: none)."""
+    return store.notifications.read_mark(uid)
+
+
 def get_notifications(
     *, uid: int, count: int = limits.DEFAULT_PAGE_SIZE, max_id: int | None = None
 ) -> list[Notification]:

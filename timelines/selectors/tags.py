@@ -1,8 +1,10 @@
-"""Reading tags: a tag's public timeline and the tags trending over the last 24 hours (issue 10)."""
+"""Reading tags and public listings: a tag's public timeline, the site's local timeline (every public post) and
+the tags trending over the last 24 hours (issue 10)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from timelines import keys, limits, policy, store, text
 from timelines.records import TimelineEntry
@@ -25,12 +27,31 @@ def get_tag_timeline(
     name = text.normalize_tag(tag.removeprefix("#"))
     if not text.is_tag(name):
         return []
+    return _listing(
+        lambda cursor, wanted: store.tags.tag_page(name, max_id=cursor, count=wanted), count, max_id, viewer_uid
+    )
+
+
+def get_local_timeline(
+    *, count: int = limits.DEFAULT_PAGE_SIZE, max_id: int | None = None, viewer_uid: int | None = None
+) -> list[TimelineEntry]:
+    """A page of the site's public posts (no reposts), newest first, as ``viewer_uid`` (None: anonymous) may see
+    them: the client API's public (local) timeline. Paged and refilled like ``get_tag_timeline``."""
+    return _listing(
+        lambda cursor, wanted: store.tags.local_page(max_id=cursor, count=wanted), count, max_id, viewer_uid
+    )
+
+
+def _listing(
+    read: Callable[[int, int], list[int]], count: int, max_id: int | None, viewer_uid: int | None
+) -> list[TimelineEntry]:
+    """A page of a public listing whose ids ``read(cursor, wanted)`` gives, through the policy (``LISTING``)."""
     count = clamp_count(count)
     statuses: list[TimelineEntry] = []
     cursor = max_id or 0
     for _ in range(1 + MAX_REFILL_READS):
         wanted = count - len(statuses)
-        ids = store.tags.tag_page(name, max_id=cursor, count=wanted)
+        ids = read(cursor, wanted)
         entries, _ = entries_for(ids, viewer=viewer_uid, context=policy.LISTING)
         statuses.extend(entries)
         if len(ids) < wanted or len(statuses) >= count:

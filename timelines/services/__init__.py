@@ -4,7 +4,8 @@
 - ``statuses``: post statuses and replies, and delete them (``cleanup`` cleans what hangs on a deleted post);
 - ``reposts`` and ``likes``;
 - ``direct_messages``: conversations of direct messages (``send_message`` is in ``statuses``);
-- ``notifications``: mentions, replies, reposts, likes and follows, in the feed of whom they concern;
+- ``notifications``: mentions, replies, reposts, likes and follows, in the feed of whom they concern (and
+  dismissing or clearing them);
 - ``delivery``: the one pipeline that takes a status to its audiences, through the per-recipient policy;
 - ``follows``: follow and unfollow, and follow requests to private accounts;
 - ``privacy``: private accounts, approving requests, blocks and mutes;
@@ -34,7 +35,11 @@ from timelines.services.lists import (
     rename_user_list,
     unfollow_user_list,
 )
-from timelines.services.notifications import mark_notifications_read
+from timelines.services.notifications import (
+    clear_notifications,
+    dismiss_notification,
+    mark_notifications_read,
+)
 from timelines.services.privacy import (
     approve_follow_request,
     block_user,
@@ -63,12 +68,14 @@ __all__ = [
     "clean_message",
     "clean_name",
     "clean_timelines",
+    "clear_notifications",
     "create_status",
     "create_user",
     "create_user_list",
     "delete_status",
     "delete_user_list",
     "discard_user",
+    "dismiss_notification",
     "follow_user",
     "follow_user_list",
     "forget_user_list",

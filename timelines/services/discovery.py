@@ -8,6 +8,7 @@ Layout (``keys.tags``, ``keys.search``) and why:
 - ``tag:{name}``: a capped timeline per tag, only of posts the public may see listed (the policy decides, with
   the public as recipient and context ``LISTING``, when the post is indexed: public posts only; pages ask it
   again for their viewer).
+- ``timeline:{local}``: the same for every public post (no reposts), the client API's public timeline.
 - ``trending:{tags}:<hour>``: uses per tag per hour, 25 hours to live; one hash tag for every bucket, so the
   24-hour ranking is one ZUNION on one slot.
 - ``search:{sN}:<word>``: one ZSET per word and shard, N = status id % ``SEARCH_SHARDS``. The book keeps one
@@ -41,19 +42,23 @@ def is_public(status: Mapping[str, Any]) -> bool:
 
 
 def index_status(status: Mapping[str, Any], *, pipe: Any = None) -> None:
-    """Index a new status for search and, when the public may see it, add it to its tags' timelines and count
-    its tags in the trending bucket of the hour it was posted.
+    """Index a new status for search and, when the public may see it, add it to the local timeline and its tags'
+    timelines and count its tags in the trending bucket of the hour it was posted.
 
     ``status`` is the status as stored (``id``, ``uid``, ``message``, ``posted``). Its words go on ``pipe``
     (a ``store.batch``) when given, else in a round trip of their own; tags cost the policy's ``load`` and one
-    more. Indexing again changes nothing but the trending count.
+    more (the policy's ``load`` is paid by every public post now, for the local timeline). Indexing again
+    changes nothing but the trending count.
     """
     status_id = int(status["id"])
     message = str(status.get("message") or "")
     store.search.index_words(status_id, text.search_words(message), pipe=pipe)
     tags = text.tags(message)
-    if tags and is_public(status):
-        posted = float(status["posted"])
+    if not is_public(status):
+        return
+    posted = float(status["posted"])
+    store.tags.index_local(status_id, posted)
+    if tags:
         store.tags.index_tags(tags, status_id, posted, keys.trending_hour(posted))
 
 
@@ -67,6 +72,7 @@ def unindex_status(fields: Mapping[str, Any]) -> None:
     status_id = int(fields["id"])
     message = str(fields.get("message") or "")
     store.search.unindex_words(status_id, text.search_words(message))
+    store.tags.remove_from_local(status_id)
     removed = store.tags.remove_from_tag_timelines(text.tags(message), status_id)
     if removed:
         store.tags.uncount_uses(removed, keys.trending_hour(float(fields["posted"])))

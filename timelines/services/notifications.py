@@ -73,13 +73,35 @@ def notify(
     return notified
 
 
-def mark_notifications_read(*, uid: int) -> int:
-    """Mark every notification of ``uid`` as seen (opening the page does this); returns the read mark."""
+def mark_notifications_read(*, uid: int, up_to: int | None = None) -> int:
+    """Mark every notification of ``uid`` as seen (opening the page does this), or with ``up_to`` those up to
+    that id (a client's read marker); returns the read mark, which never moves back."""
     if not store.users.get_user(uid):
         raise exceptions.UnknownUser()
-    mark = store.notifications.mark_read(uid)
-    publish(events.notifications_changed(uid=uid, unread=0))
+    mark = store.notifications.mark_read(uid, up_to or 0)
+    unread = store.notifications.unread(uid) if up_to else 0
+    publish(events.notifications_changed(uid=uid, unread=unread))
     return mark
+
+
+def dismiss_notification(*, uid: int, notification_id: int) -> bool:
+    """Remove one of ``uid``'s notifications (a client's "dismiss"); True if it was there. Raises
+    ``UnknownUser``."""
+    return _remove(uid, notification_id) > 0
+
+
+def clear_notifications(*, uid: int) -> int:
+    """Remove all of ``uid``'s notifications; how many there were. The read mark stays. Raises ``UnknownUser``."""
+    return _remove(uid, 0)
+
+
+def _remove(uid: int, notification_id: int) -> int:
+    if not store.users.get_user(uid):
+        raise exceptions.UnknownUser()
+    removed = store.notifications.remove_by_id(uid, notification_id)
+    if removed:
+        publish(events.notifications_changed(uid=uid, unread=store.notifications.unread(uid)))
+    return removed
 
 
 def forget_status(*, uids: Iterable[int], status_id: int) -> None:

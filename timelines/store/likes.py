@@ -54,3 +54,8 @@ def liked_page(uid: int, *, before: float | None, count: int) -> list[tuple[int,
     highest = "+inf" if before is None else f"({before!r}"
     pairs = get_redis().zrevrangebyscore(keys.likes_of(uid), highest, "-inf", start=0, num=count, withscores=True)
     return [(int(member), score) for member, score in pairs]
+
+
+def likers(status_id: int, *, count: int) -> list[int]:
+    """The uids of the latest ``count`` people who liked ``status_id``, most recent first. One ZREVRANGE."""
+    return [int(uid) for uid in get_redis().zrevrange(keys.likers(status_id), 0, max(0, count - 1))]

@@ -59,8 +59,20 @@ def unread(uid: int) -> int:
     return int(get_redis().get(keys.notifications_unread(uid)) or 0)
 
 
-def mark_read(uid: int) -> int:
-    return int(_script("mark_notifications_read")(keys=_feed_keys(uid)))
+def mark_read(uid: int, up_to: int = 0) -> int:
+    """Mark ``uid``'s notifications read (those up to the id ``up_to``, or all); the read mark. One script."""
+    return int(_script("mark_notifications_read")(keys=_feed_keys(uid), args=[up_to]))
+
+
+def remove_by_id(uid: int, notification_id: int = 0) -> int:
+    """Remove one notification of ``uid`` (or, with 0, all of them), keeping the unread count exact; how many
+    went. One script."""
+    return int(_script("remove_notifications")(keys=_feed_keys(uid), args=[notification_id]))
+
+
+def read_mark(uid: int) -> int:
+    """The id of the newest notification ``uid`` has seen (0: none)."""
+    return int(get_redis().get(keys.notifications_read(uid)) or 0)
 
 
 def header_counts(uid: int) -> tuple[int, int, int]:

@@ -1,5 +1,5 @@
-"""Tags in Redis (``keys.tags``): the public tag timelines, the hourly trending buckets and the index of
-known tags for prefix search (``keys.SEARCH_TAGS``).
+"""Tags in Redis (``keys.tags``): the public tag timelines, the site's local timeline (every public post), the
+hourly trending buckets and the index of known tags for prefix search (``keys.SEARCH_TAGS``).
 
 See ``timelines.store`` for the rules every store module follows. Each tag's timeline is a slot of its own
 and every trending bucket shares the slot ``{tags}``, so a post's tags are written by a pipeline of
@@ -59,6 +59,21 @@ def tag_page(tag: str, *, max_id: int, count: int) -> list[int]:
     trip, two for an empty page (the timeline's own key stands in for its owner: no posts, no owner)."""
     key = keys.tag_timeline(tag)
     return timeline_page(key, key, max_id=max_id, count=count) or []
+
+
+def index_local(status_id: int, posted: float) -> None:
+    """Add a public status to the local timeline (trimmed to ``LOCAL_TIMELINE_SIZE``). One script; idempotent."""
+    run_many([("push_to_timelines", [keys.LOCAL_TIMELINE], [limits.LOCAL_TIMELINE_SIZE, repr(posted), status_id])])
+
+
+def remove_from_local(status_id: int) -> bool:
+    """Take a status out of the local timeline; True if it was there. Idempotent (ZREM)."""
+    return bool(get_redis().zrem(keys.LOCAL_TIMELINE, status_id))
+
+
+def local_page(*, max_id: int, count: int) -> list[int]:
+    """Status ids of one page of the local timeline, newest first, below ``max_id`` (0: the newest)."""
+    return timeline_page(keys.LOCAL_TIMELINE, keys.LOCAL_TIMELINE, max_id=max_id, count=count) or []
 
 
 def trending(hours: Sequence[int]) -> list[tuple[str, float]]:

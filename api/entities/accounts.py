@@ -1,0 +1,78 @@
+"""Mastodon's Account (with ``source`` for its owner) and Relationship entities."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from api.entities.common import avatar, html, iso, profile
+from timelines.records import User
+from timelines.selectors import Relationship
+
+
+def account(request: HttpRequest, user: User) -> dict[str, Any]:
+    url = profile(request, user.login)
+    picture = avatar(request)
+    return {
+        "id": str(user.id),
+        "username": user.login,
+        "acct": user.login,
+        "display_name": user.name,
+        "locked": user.private,
+        "bot": False,
+        "discoverable": True,
+        "indexable": False,
+        "group": False,
+        "noindex": False,
+        "created_at": iso(user.signup),
+        "note": html(request, user.bio, user.bio_mentions) if user.bio else "",
+        "url": url,
+        "uri": url,
+        "avatar": picture,
+        "avatar_static": picture,
+        "header": "",
+        "header_static": "",
+        "followers_count": user.followers,
+        "following_count": user.following,
+        "statuses_count": user.posts,
+        "last_status_at": None,
+        "emojis": [],
+        "fields": [],
+        "roles": [],
+    }
+
+
+def credential_account(request: HttpRequest, user: User, *, follow_requests: int) -> dict[str, Any]:
+    """The Account of ``verify_credentials``: with ``source``, what the owner edits."""
+    return {
+        **account(request, user),
+        "source": {
+            "privacy": user.default_visibility,
+            "sensitive": False,
+            "language": "",
+            "note": user.bio,
+            "fields": [],
+            "follow_requests_count": follow_requests,
+        },
+    }
+
+
+def relationship(other_uid: int, relation: Relationship) -> dict[str, Any]:
+    return {
+        "id": str(other_uid),
+        "following": relation.following,
+        "showing_reblogs": relation.following,
+        "notifying": False,
+        "languages": None,
+        "followed_by": relation.followed_by,
+        "blocking": relation.blocking,
+        "blocked_by": relation.blocked_by,
+        "muting": relation.muting,
+        "muting_notifications": relation.muting,
+        "requested": relation.requested,
+        "requested_by": False,
+        "domain_blocking": False,
+        "endorsed": False,
+        "note": "",
+    }

@@ -1,0 +1,102 @@
+"""What the entities share: Mastodon's dates, absolute URLs of the site's pages, and post text as Mastodon's
+HTML (mentions as ``h-card`` links, tags as ``hashtag`` links), cut by the same parser the site renders with."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from functools import lru_cache
+
+from django.http import HttpRequest
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.html import escape
+
+from timelines import text
+from timelines.templatetags.status_text import LINK_REL
+from timelines.templatetags.timeline_format import profile_url, status_url
+
+DEFAULT_AVATAR = "api/avatar.png"
+
+
+def iso(timestamp: float) -> str:
+    """A Unix time as Mastodon writes dates: UTC with milliseconds and ``Z``."""
+    moment = datetime.fromtimestamp(max(0.0, float(timestamp)), UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def base(request: HttpRequest) -> str:
+    """``scheme://host`` of the request, worked out once per request (Django validates the host each time)."""
+    found = getattr(request, "_api_base", None)
+    if found is None:
+        found = request.build_absolute_uri("/")[:-1]
+        request._api_base = found  # type: ignore[attr-defined]
+    return found
+
+
+def absolute(request: HttpRequest, path: str) -> str:
+    return base(request) + path
+
+
+@lru_cache(maxsize=1)
+def _tag_url_pattern() -> str:
+    return reverse("timelines:tag", args=["TAG"])
+
+
+@lru_cache(maxsize=1)
+def _avatar_path() -> str:
+    return static(DEFAULT_AVATAR)
+
+
+def profile(request: HttpRequest, login: str) -> str:
+    return absolute(request, profile_url(login))
+
+
+def status_page(request: HttpRequest, login: str, status_id: int) -> str:
+    return absolute(request, status_url(login, status_id))
+
+
+def tag_page(request: HttpRequest, tag: str) -> str:
+    return absolute(request, _tag_url_pattern().replace("TAG", text.normalize_tag(tag)))
+
+
+def avatar(request: HttpRequest) -> str:
+    """The generated default picture every account shows until the site stores pictures."""
+    return absolute(request, _avatar_path())
+
+
+def html(request: HttpRequest, message: str, known_logins: Iterable[str] = ()) -> str:
+    """``message`` as Mastodon's HTML: paragraphs, ``<br>`` line breaks, links; everything else escaped.
+    ``@login`` is a link only for ``known_logins`` (whom the post really mentions). Pages repeat the same posts,
+    so the HTML is kept per (host, message, mentions)."""
+    return _html(base(request), message, tuple(known_logins))
+
+
+@lru_cache(maxsize=4096)
+def _html(origin: str, message: str, known_logins: tuple[str, ...]) -> str:
+    known = {login.lower() for login in known_logins}
+    paragraphs: list[str] = []
+    for block in message.split("\n\n"):
+        pieces: list[str] = []
+        for segment in text.segments(block):
+            if segment.kind == "url":
+                url = escape(segment.value)
+                pieces.append(f'<a href="{url}" rel="{LINK_REL}" target="_blank">{url}</a>')
+            elif segment.kind == "mention" and segment.value.lower() in known:
+                href = escape(origin + profile_url(segment.value.lower()))
+                pieces.append(
+                    f'<span class="h-card" translate="no"><a href="{href}" class="u-url mention">'
+                    f"@<span>{escape(segment.value)}</span></a></span>"
+                )
+            elif segment.kind == "tag":
+                href = escape(origin + _tag_url_pattern().replace("TAG", text.normalize_tag(segment.value)))
+                pieces.append(
+                    f'<a href="{href}" class="mention hashtag" rel="tag">#<span>{escape(segment.value)}</span></a>'
+                )
+            elif segment.kind == "mention":
+                pieces.append(escape("@" + segment.value))
+            else:
+                pieces.append(escape(segment.value).replace("\n", "<br>"))
+        if pieces:
+            paragraphs.append("<p>" + "".join(pieces) + "</p>")
+    return "".join(paragraphs)

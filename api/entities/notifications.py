@@ -1,0 +1,59 @@
+"""Mastodon's Notification entity from ``selectors.Notification``.
+
+The site's kinds map to Mastodon's types; a reply is Mastodon's ``mention``. Kinds Mastodon has no type for
+(an accepted follow request, the moderators' notices) are not sent to clients.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.http import HttpRequest
+
+from api.entities.accounts import account
+from api.entities.common import iso
+from api.entities.statuses import plain_entry, statuses
+from timelines import selectors
+
+TYPES = {
+    "mention": "mention",
+    "reply": "mention",
+    "repost": "reblog",
+    "like": "favourite",
+    "follow": "follow",
+    "follow_request": "follow_request",
+}
+
+
+def shown(notifications: Sequence[selectors.Notification]) -> list[selectors.Notification]:
+    """The notifications clients get (those of a kind Mastodon has)."""
+    return [item for item in notifications if item.kind in TYPES and item.actor.id]
+
+
+def notifications(request: HttpRequest, items: Sequence[selectors.Notification]) -> list[dict[str, Any]]:
+    items = shown(items)
+    uids = list(dict.fromkeys(item.actor.id for item in items))
+    people = {user.id: user for user in selectors.get_users(uids=uids)} if uids else {}
+    result: list[dict[str, Any]] = []
+    for item in items:
+        actor = people.get(item.actor.id)
+        if actor is None:
+            continue
+        shaped_status = None
+        if item.status is not None:
+            found = statuses(request, [plain_entry(item.status)])
+            if not found:
+                continue
+            shaped_status = found[0]
+        result.append(
+            {
+                "id": str(item.id),
+                "type": TYPES[item.kind],
+                "created_at": iso(item.time),
+                "group_key": f"ungrouped-{item.id}",
+                "account": account(request, actor),
+                "status": shaped_status,
+            }
+        )
+    return result

@@ -1,0 +1,202 @@
+"""Mastodon's streaming API for the client API, as server-sent events: ``GET /api/v1/streaming/user`` (what
+reaches the token's person's home, as it happens) and ``/api/v1/streaming/health``.
+
+The ``user`` stream is the site's live home (``streaming.live.LivePage``) with Mastodon's framing: the same hub
+subscription, per-recipient policy, relation re-reads and flow control, so what an app sees is exactly what the
+person's open home page gets. Events: ``event: update`` with a Status as JSON, ``event: delete`` with the id;
+``:thump`` keep-alives. The token comes from ``Authorization: Bearer`` or ``?access_token=``, and needs
+``read:statuses``; a suspension ends the stream at once, as it ends the person's live pages.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+from asgiref.sync import sync_to_async
+
+from api import oauth
+from api import scopes as scope_rules
+from api.entities.statuses import streamed_status
+from api.errors import INVALID_TOKEN
+from socialsite.redis_client import UNAVAILABLE_ERRORS
+from streaming import events, places
+from streaming.flow import RAW_SEND
+from streaming.live import TOO_MANY_FROM_ADDRESS, LivePage, entry_of
+from streaming.writer import send_json
+from timelines import events as timeline_events
+from timelines import exceptions, selectors
+
+logger = logging.getLogger(__name__)
+
+OPENING = b":)\n"
+SSE_HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache, no-store"),
+    (b"x-accel-buffering", b"no"),
+    (b"access-control-allow-origin", b"*"),
+]
+
+
+@dataclass
+class Origin:
+    """Stands in for a request where the entities make absolute URLs: a stream has its scope only."""
+
+    base: str
+
+    def build_absolute_uri(self, path: str) -> str:
+        return self.base + path
+
+
+def _sse(event: str, data: str) -> bytes:
+    return f"event: {event}\ndata: {data}\n\n".encode()
+
+
+@dataclass
+class MastodonEncoder:
+    """The bytes of one person's ``user`` stream: statuses as Mastodon's JSON, each shaped once per event and
+    shared by every stream of the process."""
+
+    uid: int
+    origin: Origin
+    keepalive: bytes = b":thump\n"
+    suspended: set[int] = field(default_factory=set)
+
+    def event(self, item: dict[str, Any]) -> bytes:
+        kind = getattr(item, "type", timeline_events.STATUS_CREATED)
+        try:
+            if kind == timeline_events.USER_SUSPENDED:
+                self.suspended.add(int(item["uid"]))
+                return b""
+            if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.USER_TYPES:
+                return b""
+            if events.is_deletion(item):
+                return _sse("delete", str(int(item["id"])))
+            if int(item["uid"]) in self.suspended:
+                return b""
+            return self._update(item)
+        except (KeyError, TypeError, ValueError):
+            logger.warning("Skipped a malformed stream event %s.", item.get("id"))
+            return b""
+
+    def _update(self, item: dict[str, Any]) -> bytes:
+        cache = getattr(item, "cache", None)
+        key = ("mastodon", self.origin.base)
+        if cache is not None and key in cache:
+            return cache[key]
+        shaped = streamed_status(self.origin, entry_of(item))  # type: ignore[arg-type]
+        data = _sse("update", json.dumps(shaped, separators=(",", ":"))) if shaped is not None else b""
+        if cache is not None:
+            cache[key] = data
+        return data
+
+    def disconnect(self, reason: str) -> bytes:
+        return f":{reason}\n".encode()
+
+
+def header(scope: dict[str, Any], name: bytes) -> str:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return value.decode("latin-1")
+    return ""
+
+
+def token_text(scope: dict[str, Any]) -> str | None:
+    given = header(scope, b"authorization")
+    if given:
+        kind, _, value = given.partition(" ")
+        return value.strip() if kind.lower() == "bearer" else ""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    values = query.get("access_token")
+    return values[0] if values else None
+
+
+def viewer(raw: str) -> tuple[int | None, str]:
+    """The uid the token acts for, or None and why not (checked off the event loop: SQL and Redis)."""
+    token = oauth.find_token(raw)
+    if token is None or token.user is None or not token.user.is_active or token.user.uid is None:
+        return None, INVALID_TOKEN
+    if not scope_rules.grants(token.scope_list, "read:statuses"):
+        return None, "This action is outside the authorized scopes"
+    try:
+        if selectors.get_user(uid=token.user.uid).suspended:
+            return None, "Your login is currently disabled"
+    except exceptions.UnknownUser:
+        return None, INVALID_TOKEN
+    return int(token.user.uid), ""
+
+
+async def take_place(scope: dict[str, Any], send: Any) -> places.Places | None:
+    """A place of the client's address for a new stream, as the live pages take one (the cap holds across the
+    site's streams and processes), or None once the refusal is answered."""
+    try:
+        return await places.take(scope)
+    except UNAVAILABLE_ERRORS:
+        await send_json(send, 503, {"error": "The stream is unavailable right now"}, [(b"retry-after", b"5")])
+    except places.TooManyFromAddress:
+        await send_json(send, 429, {"error": TOO_MANY_FROM_ADDRESS.strip()}, [(b"retry-after", b"60")])
+    return None
+
+
+class UserStream(LivePage):
+    """``GET /api/v1/streaming/user``."""
+
+    def __init__(self) -> None:
+        super().__init__(posts=True)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        if scope["method"] not in ("GET", "HEAD"):
+            await send_json(send, 405, {"error": "Method not allowed"}, [(b"allow", b"GET, HEAD")])
+            return
+        raw = token_text(scope)
+        if not raw:
+            await send_json(send, 401, {"error": INVALID_TOKEN})
+            return
+        try:
+            uid, refusal = await sync_to_async(viewer, thread_sensitive=False)(raw)
+        except UNAVAILABLE_ERRORS:
+            await send_json(send, 503, {"error": "The stream is unavailable right now"})
+            return
+        if uid is None:
+            await send_json(send, 401 if refusal == INVALID_TOKEN else 403, {"error": refusal})
+            return
+        if scope["method"] == "HEAD":
+            await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        host = header(scope, b"host") or "localhost"
+        origin = Origin(f"{scope.get('scheme', 'http')}://{host}")
+        taken = await take_place(scope, send)
+        if taken is None:
+            return
+        try:
+            await self.stream(
+                uid,
+                0,
+                receive,
+                send,
+                scope.get(RAW_SEND),
+                taken=taken,
+                encoder=MastodonEncoder(uid, origin),
+                opening=OPENING,
+            )
+        finally:
+            await taken.release()
+
+
+async def health(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """``GET /api/v1/streaming/health``: the streaming server answers (Mastodon's plain ``OK``)."""
+    if scope["type"] != "http":
+        return
+    await send(
+        {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain; charset=utf-8")]}
+    )
+    await send({"type": "http.response.body", "body": b"OK"})
+
+
+user_stream = UserStream()

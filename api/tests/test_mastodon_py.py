@@ -1,0 +1,263 @@
+"""Mastodon.py, the Python library most scripts use, drives the API on a real daphne end to end: it registers an
+app, logs a person in through the authorization-code flow (the consent given on the site's own page), posts,
+reads the home timeline page by page, favourites, follows, reads notifications, deletes, and is refused what
+its token's scopes do not allow."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import websocket
+from django.conf import settings
+from django.test import Client
+from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, StreamListener
+
+from api.tests.helpers import PASSWORD, person
+from socialsite import testing
+from timelines.services import moderation
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REDIRECT = "http://127.0.0.1/callback"
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup: None) -> Iterator[str]:
+    """daphne serving the site on the test database (the accounts and OAuth rows the test writes)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": testing.database_url(),
+        "DJANGO_LOG_LEVEL": "WARNING",
+        # hub.json tells the streaming test when its stream is subscribed.
+        "STREAMING_HUB_ENDPOINT": "1",
+        # Mastodon.py's close() waits for the stream's next bytes: a keep-alive every second.
+        "STREAMING_KEEPALIVE_SECONDS": "1",
+    }
+    log_path = Path(settings.VAR_DIR) / "api-server.log"
+    with testing.daphne(env, probe="/api/v1/instance", log_path=log_path, start_timeout=60) as (url, _process):
+        yield url
+
+
+def log_in(url: str, login: str, scopes: list[str]) -> Mastodon:
+    """The whole flow as an app runs it: register, send the person to the authorize page, get the code back
+    from the redirect, exchange it."""
+    client_id, client_secret = Mastodon.create_app(
+        "socialsite tests", scopes=scopes, redirect_uris=REDIRECT, api_base_url=url
+    )
+    app = Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=url)
+    authorize_url = app.auth_request_url(redirect_uris=REDIRECT, scopes=scopes, state="s42", allow_http=True)
+    browser = Client()
+    assert browser.login(username=login, password=PASSWORD)
+    parts = urlsplit(authorize_url)
+    query = {key: values[0] for key, values in parse_qs(parts.query).items()}
+    page = browser.get(parts.path, query)
+    assert page.status_code == 200 and "Authorize socialsite tests?" in page.content.decode()
+    answer = browser.post(parts.path, {**query, "decision": "authorize"})
+    location = parse_qs(urlsplit(answer["Location"]).query)
+    assert location["state"] == ["s42"]
+    app.log_in(code=location["code"][0], redirect_uri=REDIRECT, scopes=scopes, allow_http=True)
+    return app
+
+
+def test_mastodon_py_end_to_end(site):
+    person("ada")
+    person("bob")
+    ada = log_in(site, "ada", ["read", "write", "follow"])
+    bob = log_in(site, "bob", ["read", "write", "follow"])
+    assert ada.me()["username"] == "ada"
+    assert ada.instance()["version"].startswith("4.3.0")
+
+    posted = [ada.status_post(f"Hello #{n} from Mastodon.py") for n in range(3)]
+    assert posted[0]["account"]["acct"] == "ada"
+
+    bob_account = bob.account_verify_credentials()
+    ada_account = bob.account_lookup("ada")
+    relationship = bob.account_follow(ada_account["id"])
+    assert relationship["following"] is True
+    assert bob.account_relationships(ada_account["id"])[0]["following"] is True
+
+    # The follow copied Ada's posts into Bob's home: read it two at a time with fetch_next.
+    first = bob.timeline_home(limit=2)
+    assert [status["id"] for status in first] == [posted[2]["id"], posted[1]["id"]]
+    second = bob.fetch_next(first)
+    assert [status["id"] for status in second] == [posted[0]["id"]]
+
+    favourited = bob.status_favourite(posted[0]["id"])
+    assert favourited["favourited"] is True
+    reply = bob.status_post("@ada nice", in_reply_to_id=posted[0]["id"])
+    context = ada.status_context(reply["id"])
+    assert [status["id"] for status in context["ancestors"]] == [posted[0]["id"]]
+
+    kinds = [notification["type"] for notification in ada.notifications()]
+    assert kinds == ["mention", "favourite", "follow"]
+    assert ada.notifications()[-1]["account"]["id"] == bob_account["id"]
+
+    ada.status_delete(posted[2]["id"])
+    with pytest.raises(MastodonNotFoundError):
+        bob.status(posted[2]["id"])
+    assert posted[2]["id"] not in [status["id"] for status in bob.timeline_home()]
+
+
+def test_mastodon_py_with_a_read_token_cannot_post_and_private_posts_stay_hidden(site):
+    person("carol")
+    person("mallory")
+    carol = log_in(site, "carol", ["read", "write"])
+    hidden = carol.status_post("for my followers only", visibility="private")
+    assert hidden["visibility"] == "private"
+    mallory = log_in(site, "mallory", ["read"])
+    with pytest.raises(MastodonAPIError) as refused:
+        mallory.status_post("not allowed")
+    assert refused.value.args[1] == 403
+    with pytest.raises(MastodonNotFoundError):
+        mallory.status(hidden["id"])
+    with pytest.raises(MastodonNotFoundError):
+        mallory.status_context(hidden["id"])
+    assert mallory.account_statuses(carol.me()["id"]) == []
+
+
+def hub(url: str) -> dict:
+    with urllib.request.urlopen(url + "/statuses/hub.json", timeout=testing.WAIT_SECONDS) as response:
+        return json.load(response)
+
+
+class Collector(StreamListener):
+    def __init__(self) -> None:
+        self.updates: list = []
+        self.deletes: list = []
+
+    def on_update(self, status) -> None:  # type: ignore[no-untyped-def]
+        self.updates.append(status)
+
+    def on_delete(self, status_id) -> None:  # type: ignore[no-untyped-def]
+        self.deletes.append(str(status_id))
+
+
+def test_mastodon_py_streams_the_home_timeline(site):
+    person("erin")
+    person("frank")
+    person("gina")
+    erin = log_in(site, "erin", ["read", "write", "follow"])
+    frank = log_in(site, "frank", ["read", "write", "follow"])
+    gina = log_in(site, "gina", ["read", "write"])
+    frank.account_follow(erin.me()["id"])
+    before = hub(site)["subscriptions"]
+    listener = Collector()
+    handle = frank.stream_user(listener, run_async=True)
+    try:
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] > before), "the stream never subscribed"
+        # Gina is not followed: her post must not come; the stream keeps order, so it is in before Erin's.
+        gina.status_post("not for frank")
+        posted = erin.status_post("live to frank #stream")
+        assert testing.wait_until(lambda: listener.updates), "no update arrived"
+        update = listener.updates[0]
+        assert update["id"] == posted["id"]
+        assert update["account"]["acct"] == "erin" and update["tags"][0]["name"] == "stream"
+        assert len(listener.updates) == 1
+        erin.status_delete(posted["id"])
+        assert testing.wait_until(lambda: listener.deletes == [str(posted["id"])]), listener.deletes
+    finally:
+        handle.close()
+
+
+def test_the_stream_needs_a_valid_token(site):
+    for headers in ({}, {"Authorization": "Bearer nope"}):
+        request = urllib.request.Request(site + "/api/v1/streaming/user", headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=testing.WAIT_SECONDS)
+        assert refused.value.code == 401
+        assert json.load(refused.value) == {"error": "The access token is invalid"}
+    with urllib.request.urlopen(site + "/api/v1/streaming/health", timeout=testing.WAIT_SECONDS) as response:
+        assert response.read() == b"OK"
+
+
+def test_mastodon_py_public_and_hashtag_streams_send_only_what_the_viewer_may_see(site):
+    for login in ("hana", "ivan", "judy", "karl"):
+        person(login)
+    hana = log_in(site, "hana", ["read", "write", "follow"])
+    ivan = log_in(site, "ivan", ["read", "write"])
+    judy = log_in(site, "judy", ["read", "write"])
+    karl = log_in(site, "karl", ["read", "write"])
+    hana.account_block(hana.account_lookup("karl")["id"])
+    before = hub(site)["subscriptions"]
+    public, tagged = Collector(), Collector()
+    handles = [hana.stream_public(public, run_async=True), hana.stream_hashtag("redis", tagged, run_async=True)]
+    try:
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] >= before + 2), "the streams never subscribed"
+        # What must not come, before a marker that must: the streams keep their order.
+        karl.status_post("from someone hana blocked #redis")
+        judy.status_post("for judy's followers #redis", visibility="private")
+        shared = ivan.status_post("untagged")
+        judy.status_reblog(shared["id"])
+        marker = judy.status_post("the marker #Redis")
+        assert testing.wait_until(lambda: marker["id"] in [s["id"] for s in tagged.updates]), tagged.updates
+        assert testing.wait_until(lambda: marker["id"] in [s["id"] for s in public.updates]), public.updates
+        assert [s["id"] for s in public.updates] == [shared["id"], marker["id"]]
+        assert [s["id"] for s in tagged.updates] == [marker["id"]]
+        judy.status_delete(marker["id"])
+        assert testing.wait_until(lambda: public.deletes == [str(marker["id"])]), public.deletes
+    finally:
+        for handle in handles:
+            handle.close()
+
+
+def test_suspending_an_account_ends_its_streams_at_once(site):
+    person("lena")
+    lena = log_in(site, "lena", ["read"])
+    uid = int(lena.me()["id"])
+    before = hub(site)["subscriptions"]
+    handles = [lena.stream_user(Collector(), run_async=True), lena.stream_public(Collector(), run_async=True)]
+    try:
+        # The user stream, the public stream and its watch for the token's person's suspension.
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] >= before + 3), "the streams never subscribed"
+        moderation.suspend_user(uid=uid)
+        # The server ends both streams: the hub holds their subscriptions no more.
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] == before), hub(site)
+        request = urllib.request.Request(
+            site + "/api/v1/streaming/user", headers={"Authorization": f"Bearer {lena.access_token}"}
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=testing.WAIT_SECONDS)
+        assert refused.value.code == 403
+    finally:
+        for handle in handles:
+            handle.close()
+
+
+def test_mastodon_py_over_the_websocket(site):
+    person("mona")
+    person("nick")
+    mona = log_in(site, "mona", ["read", "write"])
+    nick = log_in(site, "nick", ["read", "write", "follow"])
+    nick.account_follow(mona.me()["id"])
+    home, tagged = Collector(), Collector()
+    before = hub(site)["subscriptions"]
+    handle = nick.stream_open_websocket()
+    try:
+        nick.stream_user(home, websocket_handle=handle)
+        nick.stream_hashtag("redis", tagged, websocket_handle=handle)
+        # The user stream, and the hashtag stream with its watch for the person's suspension.
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] >= before + 3), "the streams never subscribed"
+        posted = mona.status_post("over the socket #Redis")
+        assert testing.wait_until(lambda: [s["id"] for s in home.updates] == [posted["id"]]), home.updates
+        assert testing.wait_until(lambda: [s["id"] for s in tagged.updates] == [posted["id"]]), tagged.updates
+        mona.status_delete(posted["id"])
+        assert testing.wait_until(lambda: home.deletes == [str(posted["id"])]), home.deletes
+        handle.unsubscribe("hashtag", tag="redis")
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] == before + 1), hub(site)
+    finally:
+        handle.close()
+    assert testing.wait_until(lambda: hub(site)["subscriptions"] == before), hub(site)
+
+
+def test_the_websocket_refuses_a_bad_token(site):
+    url = site.replace("http://", "ws://") + "/api/v1/streaming"
+    for headers in ([], ["Authorization: Bearer nope"]):
+        with pytest.raises(websocket.WebSocketBadStatusException):
+            websocket.create_connection(url, header=headers, timeout=testing.WAIT_SECONDS)

@@ -1,0 +1,65 @@
+"""``GET /api/v2/search``: people, hashtags and posts, from the site's search (``selectors.search``, through the
+per-recipient policy). Everything is local, so ``resolve`` changes nothing; people and tags have one page
+(``offset`` past it is empty), posts are paged by ``max_id``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from api.entities.accounts import account
+from api.entities.common import tag_page
+from api.entities.statuses import statuses
+from api.http import ApiError, endpoint, id_param, limit_param, text_param
+from api.limits import rate_limited
+from timelines import exceptions, selectors
+
+TYPES = ("accounts", "hashtags", "statuses")
+
+
+def _offset(request: HttpRequest) -> int:
+    raw = text_param(request, "offset")
+    if raw in (None, "", "0"):
+        return 0
+    if not raw.isdigit() or len(raw) > 9:
+        raise ApiError(400, "offset must be a whole number")
+    return int(raw)
+
+
+@endpoint("GET", scopes={"GET": "read:search"}, auth="optional")
+def search(request: HttpRequest) -> Any:
+    query = text_param(request, "q") or ""
+    kind = text_param(request, "type")
+    if kind not in (None, "", *TYPES):
+        raise ApiError(400, "type must be accounts, hashtags or statuses")
+    limit = limit_param(request)
+    offset = _offset(request)
+    empty: dict[str, list[Any]] = {"accounts": [], "hashtags": [], "statuses": []}
+    if not query.strip():
+        return empty
+    try:
+        # The search page's limit, per address, applies here too.
+        with rate_limited(request, "search"):
+            found = selectors.search(
+                query=query,
+                viewer_uid=request.viewer_uid,  # type: ignore[attr-defined]
+                count=limit,
+                max_id=id_param(request, "max_id") or None,
+            )
+    except exceptions.EmptyQuery:
+        return empty
+    except exceptions.InvalidQuery as error:
+        if kind in (None, "", "statuses"):
+            raise ApiError(422, f"Validation failed: {error.message}") from None
+        return empty
+    first = offset == 0
+    return {
+        "accounts": [account(request, user) for user in found.users if not user.suspended][:limit]
+        if first and kind in (None, "", "accounts")
+        else [],
+        "hashtags": [{"name": tag, "url": tag_page(request, tag), "history": []} for tag in found.tags][:limit]
+        if first and kind in (None, "", "hashtags")
+        else [],
+        "statuses": statuses(request, list(found.statuses)) if kind in (None, "", "statuses") else [],
+    }

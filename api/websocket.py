@@ -1,0 +1,200 @@
+"""Mastodon's streaming WebSocket (``/api/v1/streaming``): one connection, many streams, chosen with
+``{"type": "subscribe", "stream": "user"}`` (or ``public``, ``public:local``, ``hashtag`` and
+``hashtag:local`` with ``"tag"``) and ended with ``unsubscribe``; each event arrives as
+``{"stream": ["user"], "event": "update", "payload": "<the Status as a JSON string>"}``.
+
+Every subscription runs the matching server-sent-events stream (``api.streaming``, ``api.public_streams``) and
+passes its events on: the same authentication, subscription, policy and cut-offs, never a second
+implementation. The token comes by ``Authorization`` header, ``?access_token=`` or ``Sec-WebSocket-Protocol``
+(the protocol is then accepted back, as Mastodon does); a bad one closes the handshake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, urlencode
+
+from asgiref.sync import sync_to_async
+
+from api.errors import INVALID_TOKEN
+from api.public_streams import hashtag, public
+from api.streaming import header, token_text, user_stream, viewer
+from socialsite.redis_client import UNAVAILABLE_ERRORS
+
+logger = logging.getLogger(__name__)
+
+STREAMS: dict[str, Callable[..., Any]] = {
+    "user": user_stream,
+    "public": public,
+    "public:local": public,
+    "hashtag": hashtag,
+    "hashtag:local": hashtag,
+}
+MAX_SUBSCRIPTIONS = 20
+MAX_MESSAGE_BYTES = 4096
+
+
+def _token(scope: dict[str, Any]) -> tuple[str | None, bool]:
+    """The token and whether it came as the WebSocket protocol (which must then be accepted back)."""
+    raw = token_text(scope)
+    if raw:
+        return raw, False
+    protocol = header(scope, b"sec-websocket-protocol").split(",")[0].strip()
+    return (protocol, True) if protocol else (None, False)
+
+
+class Connection:
+    def __init__(self, scope: dict[str, Any], send: Any, token: str) -> None:
+        self.scope = scope
+        self.raw_send = send
+        self.token = token
+        self.lock = asyncio.Lock()
+        self.streams: dict[tuple[str, ...], tuple[asyncio.Task[None], asyncio.Event]] = {}
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.lock:
+            await self.raw_send({"type": "websocket.send", "text": json.dumps(message, separators=(",", ":"))})
+
+    async def error(self, text: str, status: int = 400) -> None:
+        await self.send({"error": text, "status": status})
+
+    async def handle(self, message: dict[str, Any]) -> None:
+        kind, stream = message.get("type"), message.get("stream")
+        if kind not in ("subscribe", "unsubscribe") or not isinstance(stream, str):
+            await self.error("Unknown message type")
+            return
+        if stream not in STREAMS:
+            await self.error("Unknown stream type")
+            return
+        tag = message.get("tag")
+        if stream.startswith("hashtag") and not isinstance(tag, str):
+            await self.error("Missing tag name parameter")
+            return
+        key = (stream, tag.lower()) if stream.startswith("hashtag") else (stream,)  # type: ignore[union-attr]
+        if kind == "unsubscribe":
+            await self.stop(key)
+            return
+        if key in self.streams:
+            return
+        if len(self.streams) >= MAX_SUBSCRIPTIONS:
+            await self.error("Too many subscriptions", 429)
+            return
+        stop = asyncio.Event()
+        query = urlencode({"tag": tag}) if tag is not None else ""
+        task = asyncio.ensure_future(self.relay(STREAMS[stream], [stream, *([tag] if tag else [])], query, stop))
+        self.streams[key] = (task, stop)
+
+    async def stop(self, key: tuple[str, ...]) -> None:
+        found = self.streams.pop(key, None)
+        if found is not None:
+            task, stop = found
+            stop.set()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(task, 10)
+
+    async def close(self) -> None:
+        for key in list(self.streams):
+            await self.stop(key)
+
+    async def relay(self, app: Any, names: list[str], query: str, stop: asyncio.Event) -> None:
+        """Run the stream's server-sent-events app and pass each of its events on as a WebSocket message."""
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "scheme": "https" if self.scope.get("scheme") in ("wss", "https") else "http",
+            "path": "/api/v1/streaming",
+            # The WebSocket's client: each of its streams takes a place of that address, as any stream does.
+            "client": self.scope.get("client"),
+            "query_string": query.encode(),
+            "headers": [
+                (b"authorization", f"Bearer {self.token}".encode()),
+                (b"host", header(self.scope, b"host").encode()),
+            ],
+        }
+        state: dict[str, Any] = {"status": 200, "buffer": b"", "event": {}}
+
+        async def receive() -> dict[str, Any]:
+            await stop.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                state["status"] = int(message["status"])
+                return
+            body = message.get("body", b"")
+            if state["status"] != 200:
+                with contextlib.suppress(ValueError, AttributeError):
+                    await self.error(json.loads(body).get("error", "Error"), state["status"])
+                return
+            await self.frames(body, names, state)
+
+        try:
+            await app(scope, receive, send)
+        except UNAVAILABLE_ERRORS:
+            await self.error("The stream is unavailable right now", 503)
+
+    async def frames(self, body: bytes, names: list[str], state: dict[str, Any]) -> None:
+        *lines, state["buffer"] = (state["buffer"] + body).split(b"\n")
+        for line in lines:
+            text = line.decode("utf-8", "replace")
+            if text.startswith(":"):
+                continue
+            if text == "":
+                event = state["event"]
+                state["event"] = {}
+                if "event" in event:
+                    await self.send({"stream": names, "event": event["event"], "payload": event.get("data", "")})
+                continue
+            name, _, value = text.partition(": ")
+            state["event"][name] = value
+
+
+async def websocket_stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """``/api/v1/streaming`` over WebSocket."""
+    if scope["type"] != "websocket":
+        return
+    if (await receive())["type"] != "websocket.connect":
+        return
+    raw, as_protocol = _token(scope)
+    uid = None
+    if raw:
+        with contextlib.suppress(*UNAVAILABLE_ERRORS):
+            uid, _ = await sync_to_async(viewer, thread_sensitive=False)(raw)
+    if uid is None or raw is None:
+        # Closing before accepting refuses the handshake (403): the client sees the token was not good.
+        await send({"type": "websocket.close", "code": 4001, "reason": INVALID_TOKEN})
+        return
+    await send({"type": "websocket.accept", **({"subprotocol": raw} if as_protocol else {})})
+    connection = Connection(scope, send, raw)
+    try:
+        initial = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        if initial.get("stream"):
+            await connection.handle(
+                {"type": "subscribe", "stream": initial["stream"][0], "tag": (initial.get("tag") or [None])[0]}
+            )
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if message["type"] != "websocket.receive":
+                continue
+            text = message.get("text") or (message.get("bytes") or b"").decode("utf-8", "replace")
+            if len(text) > MAX_MESSAGE_BYTES:
+                await connection.error("Message too long")
+                continue
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                await connection.error("Invalid JSON")
+                continue
+            if not isinstance(parsed, dict):
+                await connection.error("Invalid message")
+                continue
+            await connection.handle(parsed)
+    finally:
+        await connection.close()
