@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 
-from timelines import exceptions, keys, limits, queue, store
+from timelines import exceptions, keys, limits, queue, store, uris
 from timelines.services.cleanup import finish_deletion
 from timelines.services.direct_messages import leave_all
 from timelines.services.discovery import forget_user
@@ -133,7 +133,7 @@ def _final(uid: int) -> bool:
     fields = store.users.get_user(uid)
     if fields.get("login"):
         forget_user(uid=uid, login=fields["login"], name=fields.get("name", ""))
-        store.users.release_login(fields["login"].lower(), uid)
+        store.users.release_login(uris.login_claim(fields["login"], fields.get("domain")), uid)
     store.graph.delete_keys(*_own_keys(uid))
     leave_all(uid=uid)
     store.moderation.set_state(uid, "suspended", False)
