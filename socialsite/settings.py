@@ -62,6 +62,8 @@ def env_header(name: str) -> tuple[str, str] | None:
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+# The domain of canonical URIs (https://<domain>/@login, timelines.uris); empty: the first allowed host.
+SOCIALSITE_DOMAIN = env_str("SOCIALSITE_DOMAIN", "")
 
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR") or BASE_DIR / "var")
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite and the embedded Redis keep their files here

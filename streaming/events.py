@@ -62,6 +62,7 @@ def decode(message: str | bytes) -> StreamEvent:
         raise InvalidEvent(str(error)) from None
     if event.get("v") == timeline_events.VERSION and (
         event["type"] in timeline_events.NOTIFICATION_TYPES
+        or event["type"] in timeline_events.MESSAGE_TYPES
         or event["type"] in timeline_events.USER_TYPES
         or event["type"] in timeline_events.RELATION_TYPES
     ):

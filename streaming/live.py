@@ -8,6 +8,10 @@
 - ``event: delete``, ``data: {"id": ...}``: one of those was deleted (home only);
 - ``event: suspend``, ``data: {"uid": ...}``: the moderators suspended an account; its posts leave the page;
 - ``event: notifications``, ``data: {"unread": n}``: the viewer's unread notification count, for the header;
+- ``event: messages``, ``data: {"unread": n}``: the viewer's number of unread conversations, for the header;
+- ``event: message``, ``data: {"id": ..., "html": "<article ...>"}``: a new direct message in the conversation
+  the page shows (``?conversation=<id>``; the events are the viewer's own, so no other conversation can be
+  asked for), and ``event: unmessage``, ``data: {"id": ...}``: one of its messages was deleted;
 - ``event: reload``, ``data: {"reason": ...}``: the viewer fell behind and the server closes the stream; the
   browser reconnects and catches up from its ``Last-Event-ID``;
 - a ``: keep-alive`` comment after ``STREAMING_KEEPALIVE_SECONDS`` idle (the API's setting), so proxies keep
@@ -112,6 +116,8 @@ class LiveEncoder:
     uid: int
     posts: bool = True
     keepalive: bytes = b": keep-alive\n\n"
+    # The conversation the page shows (``/messages/<id>``), whose new messages it gets.
+    conversation: int | None = None
     # Accounts suspended since the page opened: their posts still queued are not shown.
     suspended: set[int] = field(default_factory=set)
 
@@ -120,6 +126,8 @@ class LiveEncoder:
         try:
             if kind in timeline_events.NOTIFICATION_TYPES:
                 return sse("notifications", {"unread": int(item["unread"])})
+            if kind in timeline_events.MESSAGE_TYPES:
+                return self._message(item)
             if kind == timeline_events.USER_SUSPENDED:
                 self.suspended.add(int(item["uid"]))
                 return sse("suspend", {"uid": int(item["uid"])}) if self.posts else b""
@@ -133,6 +141,23 @@ class LiveEncoder:
         except (KeyError, TypeError, ValueError):
             logger.warning("Skipped a malformed stream event %s.", item.get("id"))
             return b""
+
+    def _message(self, item: dict[str, Any]) -> bytes:
+        """A direct message event (only ever the viewer's own: it is indexed for them alone): the header's count,
+        and the message itself when the page shows its conversation."""
+        chunk = sse("messages", {"unread": int(item["unread"])})
+        if self.conversation is None:
+            return chunk
+        if item.get("removed") is not None:
+            return chunk + sse("unmessage", {"id": int(item["removed"])})
+        if item.get("conversation") != self.conversation or not isinstance(item.get("status"), dict):
+            return chunk
+        entry = TimelineEntry(Status.from_hash(item["status"]))
+        html = render_to_string(
+            "timelines/_status.html",
+            {"status": entry, "viewer_uid": self.uid, "current_path": f"/messages/{self.conversation}", "fresh": True},
+        )
+        return sse("message", {"id": entry.entry_id, "html": html, "mine": entry.status.uid == self.uid}) + chunk
 
     def _rendered(self, item: dict[str, Any]) -> bytes:
         mine = int(item["uid"]) == self.uid
@@ -174,8 +199,9 @@ class LivePage:
             return
         try:
             since_id = _since_id(scope)
+            conversation = _conversation(scope)
         except ValueError:
-            await _plain(send, 400, "since_id must be a positive whole number.\n")
+            await _plain(send, 400, "since_id and conversation must be positive whole numbers.\n")
             return
         if scope["method"] == "HEAD":
             await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
@@ -190,7 +216,9 @@ class LivePage:
             await _plain(send, 429, TOO_MANY_FROM_ADDRESS, [(b"retry-after", b"60")])
             return
         try:
-            await self.stream(int(user.uid), since_id, receive, send, scope.get(RAW_SEND), taken=taken)
+            await self.stream(
+                int(user.uid), since_id, receive, send, scope.get(RAW_SEND), taken=taken, conversation=conversation
+            )
         finally:
             await taken.release()
 
@@ -203,6 +231,7 @@ class LivePage:
         raw_send: Any = None,
         *,
         taken: places.Places | None = None,
+        conversation: int | None = None,
         encoder: writer.Encoder | None = None,
         opening: bytes | None = None,
     ) -> None:
@@ -217,7 +246,7 @@ class LivePage:
             await _plain(send, 503, "The timeline store is not answering right now.\n")
             return
         holder = {"authors": authors, "state": state}
-        encoder = encoder or LiveEncoder(uid, self.posts)
+        encoder = encoder or LiveEncoder(uid, self.posts, conversation=conversation)
         # People whose relations with the viewer just changed (relations.changed): their posts are held back
         # until the state is read again, which ``stale`` asks for at once, and then judged on the new state (a
         # follow's first posts are shown, a block's are not).
@@ -348,6 +377,15 @@ def _since_id(scope: dict[str, Any]) -> int:
         if name == b"last-event-id":
             values.append(value.decode("latin-1"))
     return max([0, *(validation.parse_int(value, minimum=0) for value in values if value != "")])
+
+
+def _conversation(scope: dict[str, Any]) -> int | None:
+    """The conversation a ``/messages/<id>`` page shows (``?conversation=<id>``), None for any other page."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    values = query.get("conversation", [])
+    if not values or values[-1] == "":
+        return None
+    return validation.parse_int(values[-1], minimum=1)
 
 
 async def _authors(uid: int) -> frozenset[int]:

@@ -11,7 +11,8 @@ An event (a posted or deleted status) is offered to subscriptions registered und
 - ``word:<word>``: events whose message contains that word (the ``track`` filter indexes one word per phrase);
 - ``geo:<lat cell>:<lon cell>``: events located in that cell of a ``GEO_CELL_DEGREES`` grid (the ``locations``
   filter registers the cells its boxes touch); ``GEO``: every event carrying a location;
-- ``user:<uid>``: notices for one user's pages (``notification.created``: their unread count), and
+- ``user:<uid>``: notices for one user's pages (``notification.created``: their unread count; ``message.created``:
+  a direct message to them), and
   ``MODERATION``: moderation changes (``user.suspended``, ...); only live homes register these.
 
 Words are ``timelines.text.words``: lowercased and split on whitespace; punctuation around a word is ignored,
@@ -144,7 +145,9 @@ def user_key(uid: int) -> str:
 def event_index_keys(event: dict[str, Any]) -> set[str]:
     """Every index key of one event (see the module docstring)."""
     kind = getattr(event, "type", timeline_events.STATUS_CREATED)
-    if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.RELATION_TYPES:
+    if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.MESSAGE_TYPES:
+        return {user_key(int(event["uid"]))}
+    if kind in timeline_events.RELATION_TYPES:
         return {user_key(int(event["uid"]))}
     if kind in timeline_events.USER_TYPES:
         return {MODERATION}

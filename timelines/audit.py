@@ -9,6 +9,8 @@ the truth, because the services always write that side first:
 - ``list:{id}`` over ``lists:{uid}`` (a list's hash names its owner; ids never move between owners);
 - a deleted list's leftovers (``list:in:{id}``, ``list:statuses:{id}``) are finished off as its deletion would;
 - timelines are trimmed to ``HOME_TIMELINE_SIZE``, and ids whose status hash is gone ("zombies") are removed;
+- direct messages (``audit_messages``): in no feed or index, each in its conversation, conversations and unread
+  marks without leftovers;
 - every counter is set from the size of the set it counts, last, once the sets are repaired.
 
 Without ``fix`` nothing is written. Only ``store`` is used, and each repair is one of the single-slot steps
@@ -21,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from timelines import keys, limits, store
+from timelines import audit_messages, keys, limits, store
 
 CHUNK = 200
 MAX_EXAMPLES = 5
@@ -115,6 +117,8 @@ def audit(*, fix: bool = False, on_progress: Callable[[str], object] | None = No
     findings.append(_timeline_sizes(uids, live_lists, fix))
     findings.append(_zombies(uids, live_lists, statuses, fix))
     progress("timelines")
+    findings.extend(_direct_messages(uids, live_lists, statuses, fix))
+    progress("messages")
     findings.append(_counters(uids, live_lists, fix))
     progress("counters")
     return Report(fix=fix, findings=findings)
@@ -263,6 +267,20 @@ def _zombies(uids: list[int], live_lists: list[int], statuses: _StatusCache, fix
             store.timelines.remove_from_timeline(key, zombies)
             finding.fixed += len(zombies)
     return finding
+
+
+def _direct_messages(uids: list[int], live_lists: list[int], statuses: _StatusCache, fix: bool) -> list[Finding]:
+    """The checks of ``audit_messages``: direct messages out of every feed and index, each in its
+    conversation, conversations without deleted messages, unread marks on listed conversations."""
+    messages = audit_messages.direct_messages(last_status_id=store.users.last_ids()[0])
+    feeds, conversations = Finding("direct messages out of feeds"), Finding("direct messages in conversations")
+    zombies, marks = Finding("conversation zombies"), Finding("conversation lists and unread marks")
+    timelines = _timelines(uids, live_lists) + [keys.profile_timeline(uid) for uid in uids]
+    audit_messages.out_of_feeds(feeds, messages, timelines, fix)
+    audit_messages.in_conversations(conversations, messages, fix)
+    audit_messages.conversation_zombies(zombies, statuses.missing, fix)
+    audit_messages.unread_marks(marks, uids, fix)
+    return [feeds, conversations, zombies, marks]
 
 
 def _counters(uids: list[int], live_lists: list[int], fix: bool) -> Finding:

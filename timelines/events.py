@@ -8,11 +8,16 @@ Every event is one JSON object with a ``type`` and a version ``v``; the rest dep
     {"type": "notifications.changed", "v": 1, "uid": 42, "unread": 0}
     {"type": "user.suspended", "v": 1, "uid": 42}   (and user.unsuspended, user.limited, user.unlimited)
     {"type": "relations.changed", "v": 1, "uid": 42, "other": 7}
+    {"type": "message.created", "v": 1, "uid": 42, "conversation": 3, "unread": 1, "status": {<the message>}}
+    {"type": "messages.changed", "v": 1, "uid": 42, "unread": 0}   (with "removed": <id> after a deletion)
 
 A repost is a status of its own; its event carries the original status in place of the ``repost_of`` id, so a
 stream can show (and filter on) what was reposted. ``notification.created`` tells the pages of user ``uid``
 their new unread count; ``notifications.changed`` does the same after they were read or removed.
-``relations.changed`` tells the live pages of user ``uid`` that a block, a mute or an unfollow between them and
+``message.created`` goes to each participant ``uid`` of a direct message (one event per participant, at most
+``limits.MAX_MESSAGE_PARTICIPANTS``): their open conversation page shows it, and every page of theirs the
+number of unread conversations; ``messages.changed`` gives that number after a conversation was read or a message
+deleted. ``relations.changed`` tells the live pages of user ``uid`` that a block, a mute or an unfollow between them and
 ``other`` was just written, so they stop sending ``other``'s posts without waiting for their next refresh.
 
 A status travels as stored (its extra fields first, then message, posted, id, uid, login, name), with ``id``
@@ -44,6 +49,10 @@ RELATION_TYPES = frozenset({RELATIONS_CHANGED})
 
 NOTIFICATION_CREATED = "notification.created"
 NOTIFICATIONS_CHANGED = "notifications.changed"
+
+MESSAGE_CREATED = "message.created"
+MESSAGES_CHANGED = "messages.changed"
+MESSAGE_TYPES = frozenset({MESSAGE_CREATED, MESSAGES_CHANGED})
 
 STATUS_TYPES = frozenset({STATUS_CREATED, STATUS_DELETED})
 NOTIFICATION_TYPES = frozenset({NOTIFICATION_CREATED, NOTIFICATIONS_CHANGED})
@@ -87,6 +96,18 @@ def notifications_changed(*, uid: int, unread: int) -> str:
     return encode(NOTIFICATIONS_CHANGED, uid=uid, unread=unread)
 
 
+def message_created(*, uid: int, conversation: int, unread: int, status: Mapping[str, Any]) -> str:
+    return encode(MESSAGE_CREATED, uid=uid, conversation=conversation, unread=unread, status=dict(status))
+
+
+def messages_changed(*, uid: int, unread: int, removed: int | None = None) -> str:
+    """``uid``'s number of unread conversations changed; ``removed``: a deleted message, for their open
+    conversation page to take away."""
+    if removed is None:
+        return encode(MESSAGES_CHANGED, uid=uid, unread=unread)
+    return encode(MESSAGES_CHANGED, uid=uid, unread=unread, removed=removed)
+
+
 def decode(message: str | bytes) -> dict[str, Any]:
     """One published event as a dict with at least ``type`` (str) and ``v`` (int).
 
@@ -103,6 +124,8 @@ def decode(message: str | bytes) -> dict[str, Any]:
         status = event.get("status")
         if not isinstance(status, dict) or not _is_int(status.get("id")) or not _is_int(status.get("uid")):
             raise InvalidEvent("a status event carries a status with integer id and uid")
+    elif event["type"] in MESSAGE_TYPES and not (_is_int(event.get("uid")) and _is_int(event.get("unread"))):
+        raise InvalidEvent("a message event carries integer uid and unread")
     elif event["type"] in NOTIFICATION_TYPES and not (_is_int(event.get("uid")) and _is_int(event.get("unread"))):
         raise InvalidEvent("a notification event carries integer uid and unread")
     elif event["type"] in USER_TYPES and not _is_int(event.get("uid")):

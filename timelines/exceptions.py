@@ -31,6 +31,9 @@ INVALID_VISIBILITY = "Choose who can see the post: Public, Unlisted, Followers o
 PRIVATE_ACCOUNT_VISIBILITY = "A private account posts for its followers or the people it mentions only."
 NO_RECIPIENT = "Mention at least one person: a post for mentioned people only needs someone to reach."
 REPLY_TOO_WIDE = "This reply answers a post for “{level}”: it cannot be “{chosen}”."
+CANNOT_MESSAGE = "You cannot message @{login}."
+TOO_MANY_RECIPIENTS = f"A conversation has at most {limits.MAX_MESSAGE_PARTICIPANTS} people, you included."
+CONVERSATION_NOT_FOUND = "No such conversation."
 NO_SEARCH_WORDS = "Search for at least one word; very common words such as “the” are not searched."
 
 
@@ -133,3 +136,23 @@ class EmptyQuery(InvalidQuery):
     """Nothing to search for: a page shows its search form with a hint, not an error."""
 
     default_message = EMPTY_QUERY
+
+
+class CannotMessage(TimelineError):
+    """A direct message to someone a block stands between (either way), or to a private account that does not
+    follow its author: nothing is written."""
+
+    default_message = CANNOT_MESSAGE.format(login="them")
+
+    def __init__(self, login: str | None = None) -> None:
+        super().__init__(CANNOT_MESSAGE.format(login=login) if login else None)
+
+
+class TooManyRecipients(TimelineError):
+    default_message = TOO_MANY_RECIPIENTS
+
+
+class ConversationNotFound(TimelineError):
+    """No such conversation, or one the asker is not part of (the same answer, so ids tell nothing)."""
+
+    default_message = CONVERSATION_NOT_FOUND

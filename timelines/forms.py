@@ -106,3 +106,14 @@ class ProfileForm(forms.Form):
             except exceptions.InvalidVisibility as error:
                 self.add_error("default_visibility", error.message)
         return cleaned
+
+
+class MessageForm(forms.Form):
+    """The box of a conversation and of a profile's Message page."""
+
+    message = forms.CharField(
+        label="Your message",
+        max_length=limits.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH}),
+    )

@@ -58,6 +58,8 @@ MAX_ID = 2**53
 # Conversations: a thread keeps the shape of at most this many replies; a post page walks up at most this many
 # ancestors and indents replies at most this deep (deeper ones line up with the last level).
 MAX_THREAD_SIZE = 10_000
+# A conversation has at most this many participants, its author included (issue 19: "up to 20 participants").
+MAX_MESSAGE_PARTICIPANTS = 20
 MAX_ANCESTORS = 40
 MAX_REPLY_DEPTH = 3
 

@@ -9,13 +9,13 @@ relations between the batch's recipients and authors. The rules, Mastodon's and 
 - A block hides both people's posts from each other everywhere, and their notifications.
 - A mute hides the muted person's posts and reposts from the muter's feeds (home, lists, live home) and
   notifications, and nothing else: their profile, threads and search still show them.
-- A post's visibility (``timelines.visibility``, Mastodon's four levels) bounds who receives it:
-  ``public`` anyone; ``unlisted`` anyone but never in a listing (tag timelines, the public streams), and in
-  search only for the author's followers; ``private`` (followers only) the author's approved followers, never
-  the public nor a listing (search finds it for them too); ``direct`` only the people it mentions, never the
-  public nor a listing. A post written while its author was private before visibilities existed carries the
-  older ``private`` flag and is ``private``. A private account's profile shows its posts to its followers
-  only.
+- A post's visibility (``timelines.visibility``, Mastodon's four levels) bounds who receives it: ``public`` anyone;
+  ``unlisted`` anyone but never in a listing (tag timelines, the public streams), and in search only for the
+  author's followers; ``private`` (followers only) the author's approved followers, never the public nor a listing
+  (search finds it for them too); ``direct`` (a direct message) only the people it mentions, in their notifications
+  and on its own page and conversation, never in any feed (home, list, live home), search result or listing, not
+  even its author's. A post written while its author was private before visibilities existed carries the older
+  ``private`` flag and is ``private``. A private account's profile shows its posts to its followers only.
 - A limited author's posts reach only their existing followers: kept out of the public listings, search and
   anyone else's feeds and notifications (their profile and threads still show them).
 - A repost is judged for its reposter and for the original's author alike.
@@ -103,6 +103,8 @@ class PrivacyPolicy(policy.Policy):
         return not (item.kind == "profile" and "private" in flags and not following)
 
     def allows(self, state: PrivacyState, *, recipient: int | None, item: policy.Item) -> bool:
+        if item.context in _NOT_FOR_MESSAGES and visibilities.of_status(item.fields) == visibilities.DIRECT:
+            return False  # a direct message lives in its conversation and notifications only, even its author's
         relations = state.relations
         if not self._author(relations, recipient, item.author_uid, item):
             return False
@@ -110,6 +112,11 @@ class PrivacyPolicy(policy.Policy):
         if original and not self._author(relations, recipient, int(original), item):
             return False
         return recipient == item.author_uid or _audience_allows(relations, recipient, item)
+
+
+# Where a direct message never shows, to anyone (its author included): it lives in /messages and the
+# participants' notifications ("mentioned you"), and on its own page for them.
+_NOT_FOR_MESSAGES = frozenset({policy.FEED, policy.SEARCH, policy.LISTING})
 
 
 def _audience_allows(relations: Relations, recipient: int | None, item: policy.Item) -> bool:

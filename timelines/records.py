@@ -37,6 +37,17 @@ class User:
     # What the post box starts on (timelines.visibility): the account's choice, "private" for a private account
     # whose choice it may not use.
     default_visibility: str = _visibility.PUBLIC
+    # The server of another server's account (issue 22's federation; timelines.uris); None for a local one.
+    domain: str | None = None
+
+    @property
+    def acct(self) -> str:
+        """``login`` here, ``login@domain`` for another server's account (Mastodon's ``acct``)."""
+        return f"{self.login}@{self.domain}" if self.domain else self.login
+
+    @property
+    def local(self) -> bool:
+        return self.domain is None
 
     @classmethod
     def from_hash(cls, fields: dict[str, str]) -> User:
@@ -57,6 +68,7 @@ class User:
             default_visibility=_visibility.default_level(
                 account_default=fields.get("default_visibility"), account_private=bool(fields.get("private"))
             ),
+            domain=fields.get("domain") or None,
         )
 
 

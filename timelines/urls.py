@@ -3,6 +3,7 @@ from django.urls import path, re_path
 from timelines import limits, text
 from timelines.views import (
     conversations,
+    direct_messages,
     discovery,
     follows,
     home,
@@ -30,6 +31,9 @@ urlpatterns = [
     path("statuses/<int:status_id>/unrepost", reactions.unrepost, name="unrepost"),
     path("notifications", notifications.notifications, name="notifications"),
     path("notifications/read", notifications.mark_read, name="notifications_read"),
+    path("messages", direct_messages.inbox, name="messages"),
+    path("messages/<int:conversation_id>", direct_messages.conversation, name="conversation"),
+    path("messages/<int:conversation_id>/read", direct_messages.mark_read, name="conversation_read"),
     path("follow-requests", privacy.follow_requests, name="follow_requests"),
     re_path(
         rf"^follow-requests/{LOGIN}/(?P<answer>approve|reject)$",
@@ -46,6 +50,7 @@ urlpatterns = [
     re_path(rf"^{LOGIN}/following$", profiles.following, name="following"),
     re_path(rf"^{LOGIN}/follow$", follows.follow, name="follow"),
     re_path(rf"^{LOGIN}/unfollow$", follows.unfollow, name="unfollow"),
+    re_path(rf"^{LOGIN}/message$", direct_messages.new, name="message_new"),
     re_path(rf"^{LOGIN}/block$", privacy.block, name="block"),
     re_path(rf"^{LOGIN}/unblock$", privacy.unblock, name="unblock"),
     re_path(rf"^{LOGIN}/mute$", privacy.mute, name="mute"),

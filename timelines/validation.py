@@ -106,6 +106,20 @@ def clean_login(login: str) -> str:
     return login
 
 
+# A host name as other servers are named: labels of letters, digits and hyphens, at least one dot, an optional
+# port. Checked for the shape only; whether such a server exists is federation's business.
+_DOMAIN_RE = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}(?::[0-9]{1,5})?")
+MAX_DOMAIN_LENGTH = 253
+
+
+def clean_domain(domain: str) -> str:
+    """Another server's domain, lowercased; raises ``InvalidLogin`` when it is no host name."""
+    domain = domain.strip().lower() if isinstance(domain, str) else ""
+    if len(domain) > MAX_DOMAIN_LENGTH + len(":65535") or not _DOMAIN_RE.fullmatch(domain):
+        raise exceptions.InvalidLogin()
+    return domain
+
+
 def clean_name(name: str) -> str:
     """A display name: NFC, control characters dropped, whitespace runs collapsed, 1 to 50 characters with
     at least one visible one."""

@@ -145,6 +145,39 @@ def _report(rng: random.Random, world: World, actor: Person, owner: Person) -> A
     return Attempt(reverse("reports:send", args=[owner.login]), data, OWN, f"report @{owner.login} {ticked}")
 
 
+def _a_conversation(rng: random.Random, owner: Person) -> int:
+    """One of ``owner``'s conversations, or now and then one that does not exist."""
+    ids = [summary.id for summary in selectors.get_conversations(uid=owner.uid)]
+    return rng.choice(ids) if ids and rng.random() > 0.1 else MISSING
+
+
+def _in_conversation(actor: Person, conversation_id: int) -> bool:
+    try:
+        selectors.get_conversation(uid=actor.uid, conversation_id=conversation_id)
+    except exceptions.ConversationNotFound:
+        return False
+    return True
+
+
+def _on_conversation(name: str) -> Aim:
+    """Send a message in, or mark read, one of the owner's conversations: the actor's own act when they are part
+    of it, else 404 exactly as for one that does not exist."""
+
+    def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+        conversation_id = _a_conversation(rng, owner)
+        expect = OWN if _in_conversation(actor, conversation_id) else REFUSED
+        data = {"message": f"a message by {actor.login}"}
+        return Attempt(reverse(f"timelines:{name}", args=[conversation_id]), data, expect, f"{name} {conversation_id}")
+
+    return aim
+
+
+def _message(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """A profile's Message button: a message to the owner (refused with a form error where a block stands)."""
+    path = reverse("timelines:message_new", args=[owner.login])
+    return Attempt(path, {"message": f"hello from {actor.login}"}, OWN, f"message @{owner.login}")
+
+
 WRITES: dict[str, Aim] = {
     "accounts:signup": _plain(
         "accounts:signup",
@@ -182,6 +215,9 @@ WRITES: dict[str, Aim] = {
     "timelines:repost": _on_post("repost"),
     "timelines:unrepost": _on_post("unrepost"),
     "timelines:reply": _reply,
+    "timelines:conversation": _on_conversation("conversation"),
+    "timelines:conversation_read": _on_conversation("conversation_read"),
+    "timelines:message_new": _message,
     "timelines:notifications_read": _plain("timelines:notifications_read", lambda *_: {}, "mark read"),
     "timelines:answer_follow_request": _answer_request,
     "timelines:follow": _on_person("follow"),

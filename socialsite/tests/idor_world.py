@@ -78,6 +78,9 @@ def build_world() -> World:
     services.block_user(uid=dave, other_uid=carol)
     services.mark_notifications_read(uid=bob)
     services.like_status(uid=dave, status_id=bob_post)  # one unread notification after the read ones
+    _, with_bob = services.send_message(uid=alice, message="a direct word", to=(bob,))
+    services.send_message(uid=bob, message="a direct answer", conversation_id=with_bob)
+    services.send_message(uid=bob, message="a word for carol", to=(carol,))
     return people
 
 
@@ -126,6 +129,11 @@ def snapshot(world: World) -> dict[int, dict[str, Any]]:
             "likes": {(entry.status.id, entry.status.uid) for entry in liked},
             "lists": {(user_list.id, user_list.name, frozenset(members[user_list.id])) for user_list in lists},
             "read": {n.id: n.unread for n in selectors.get_notifications(uid=uid, count=limits.MAX_PAGE_SIZE)},
+            # (conversation id, the others in it, unread, last message id)
+            "conversations": {
+                (c.id, frozenset(p.id for p in c.others), c.unread, c.last.status.id if c.last else None)
+                for c in selectors.get_conversations(uid=uid, count=limits.MAX_PAGE_SIZE)
+            },
             "password": User.objects.get(pk=person.user.pk).check_password(person.password),
             "reports": sorted(
                 Report.objects.filter(reporter=person.user).values_list(
@@ -152,6 +160,8 @@ def mine(state: dict[str, Any], actor: int) -> dict[str, Any]:
         "lists": {(list_id, name, members - {actor}) for list_id, name, members in state["lists"]},
         "password": state["password"],
         "reports": state["reports"],
+        # A conversation with the actor is theirs too: a message they send to it is new and unread there.
+        "conversations": {c for c in state["conversations"] if actor not in c[1]},
     }
 
 

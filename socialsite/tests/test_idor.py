@@ -50,6 +50,7 @@ READS = {
     "reports:sent",
     "timelines:home",
     "timelines:notifications",
+    "timelines:messages",
     "timelines:follow_requests",
     "timelines:blocks",
     "timelines:mutes",

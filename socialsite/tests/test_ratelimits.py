@@ -223,6 +223,22 @@ def test_each_account_has_its_own_post_limit(clock, settings):
     assert fred.post("/compose", {"message": "hi"}).status_code == 302
 
 
+def test_messages_count_against_the_posts_limit(clock, settings):
+    """A direct message is a post (issue 19): the posts rate limit covers it, on a profile's Message page and in
+    a conversation, and a refused one is not sent."""
+    settings.RATE_LIMIT_POSTS_PER_USER = "2/3h"
+    gail, _ = logged_in("gail")
+    logged_in("hank")
+    assert gail.post("/compose", {"message": "a post"}).status_code == 302
+    sent = gail.post("/@hank/message", {"message": "a message"})
+    assert sent.status_code == 302
+    refused = gail.post(sent["Location"], {"message": "one too many"})
+    assert_refused(refused, period=3 * 3600)
+    assert "one too many</textarea>" in refused.content.decode()  # the box keeps the text
+    assert_refused(gail.post("/@hank/message", {"message": "another"}), period=3 * 3600)
+    assert "one too many" not in gail.get(sent["Location"]).content.decode()
+
+
 # --- follows -----------------------------------------------------------------------------------------------
 
 

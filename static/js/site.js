@@ -181,9 +181,38 @@
     }
   }
 
+  // The header's "Messages N": the number of conversations holding an unread message.
+  function setUnreadConversations(count) {
+    var link = $("#messages-link");
+    if (!link) return;
+    var badge = $("#messages-count", link);
+    if (count > 0) {
+      if (!badge) {
+        badge = document.createElement("span");
+        badge.className = "badge";
+        badge.id = "messages-count";
+        link.appendChild(document.createTextNode(" "));
+        link.appendChild(badge);
+      }
+      badge.textContent = String(count);
+    } else if (badge) {
+      badge.remove();
+      link.textContent = "Messages";
+    }
+  }
+
   function listenForNotices(source) {
     source.addEventListener("notifications", function (event) {
       setUnread(JSON.parse(event.data).unread);
+    });
+    source.addEventListener("messages", function (event) {
+      setUnreadConversations(JSON.parse(event.data).unread);
+      // The list of conversations (/messages, its first page) reads itself again, as a reload would show it.
+      var list = $("#conversation-list[data-refresh-url]");
+      if (list && window.htmx) {
+        window.htmx.ajax("GET", list.dataset.refreshUrl,
+          { target: "#conversation-list", select: "#conversation-list", swap: "outerHTML" });
+      }
     });
     source.addEventListener("suspend", function (event) {
       var uid = String(JSON.parse(event.data).uid);
@@ -201,6 +230,35 @@
     source.addEventListener("reload", function () {
       source.close();
       window.setTimeout(function () { startNotices(url); }, 1000);
+    });
+  }
+
+  /* An open conversation (/messages/<id>): its new messages go on top, and it stays read, as a reload would
+     leave it. */
+  function startMessages(timeline) {
+    var url = timeline.dataset.messagesUrl;
+    if (!url || !window.EventSource) return;
+    var source = new EventSource(url);
+    source.addEventListener("message", function (event) {
+      var data = JSON.parse(event.data);
+      var article = insertStatus(timeline, data.html);
+      if (article && !data.mine) {
+        var author = $(".name", article);
+        announce("New message from " + (author ? author.textContent : "someone") + ".");
+        if (window.htmx) {
+          window.htmx.ajax("POST", "/messages/" + timeline.dataset.conversation + "/read",
+            { target: "#messages-link", swap: "outerHTML" });
+        }
+      }
+    });
+    source.addEventListener("unmessage", function (event) {
+      var article = document.getElementById("status-" + JSON.parse(event.data).id);
+      if (article) article.remove();
+    });
+    listenForNotices(source);
+    source.addEventListener("reload", function () {
+      source.close();
+      window.setTimeout(function () { window.location.reload(); }, 1000);
     });
   }
 
@@ -321,7 +379,9 @@
     refreshTimes(document);
     window.setInterval(function () { refreshTimes(document); }, 30000);
     var timeline = $("#timeline[data-live-url]");
+    var conversation = $("#timeline[data-messages-url]");
     if (timeline) startLive(timeline);
+    else if (conversation) startMessages(conversation);
     else startNotices(document.body.dataset.liveMe);
   }
 

@@ -13,6 +13,8 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
   ``list:id:``;
 - ``keys.refill``: ``refill:home:{42}``, ``refill:list:statuses:{7}``;
 - ``keys.conversations``: ``replies:{9001}``, ``thread:{9001}``;
+- ``keys.messages``: ``conversation:{3}``, ``conversation:messages:{3}``, ``conversations:{42}``,
+  ``conversations:unread:{42}``, ``messages:sent:{42}``, ``conversation:ids:``, ``conversation:id:``;
 - ``keys.likes``: ``likes:{42}``, ``likers:{9001}``;
 - ``keys.reposts``: ``reposts:{9001}``, ``user:reposts:{42}``, ``home:reposts:{7}``, ``list:reposts:{3}``;
 - ``keys.privacy``: ``follow:requests:{42}``, ``follow:requested:{7}``, ``blocks:{42}``, ``blocked:by:{7}``,
@@ -34,6 +36,15 @@ from timelines.keys.conversations import replies, thread
 from timelines.keys.graph import followers, following
 from timelines.keys.likes import likers, likes_of
 from timelines.keys.lists import LIST_ID_COUNTER, list_members, list_timeline, listed_in, lists_of, user_list
+from timelines.keys.messages import (
+    CONVERSATION_ID_COUNTER,
+    CONVERSATION_IDS,
+    conversation,
+    conversation_messages,
+    conversations_of,
+    conversations_unread,
+    messages_sent,
+)
 from timelines.keys.moderation import LIMITED_USERS, SUSPENDED_USERS, stat
 from timelines.keys.notifications import (
     NOTIFICATION_ID_COUNTER,
@@ -51,6 +62,8 @@ from timelines.keys.timelines import TIMELINES, home_timeline, profile_held, pro
 from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 
 __all__ = [
+    "CONVERSATION_IDS",
+    "CONVERSATION_ID_COUNTER",
     "LIMITED_USERS",
     "LIST_ID_COUNTER",
     "LOCAL_TIMELINE",
@@ -66,6 +79,10 @@ __all__ = [
     "USER_ID_COUNTER",
     "blocked_by",
     "blocks",
+    "conversation",
+    "conversation_messages",
+    "conversations_of",
+    "conversations_unread",
     "follow_requested",
     "follow_requests",
     "followers",
@@ -79,6 +96,7 @@ __all__ = [
     "list_timeline",
     "listed_in",
     "lists_of",
+    "messages_sent",
     "muted_by",
     "mutes",
     "notifications",

@@ -1,10 +1,11 @@
 """Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home,
 profile and list timelines), ``entries`` (what a viewer sees of a page of ids), ``status_cache`` (decoded
 statuses kept per process), ``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``,
-``conversations`` (threads), ``likes``, ``notifications``, ``privacy`` (follow requests, blocks, mutes),
-``tags`` (tag timelines, the local timeline, trending), ``reactions`` (who liked or reposted a post),
-``search``, ``moderation`` (account states) and, for the admin only, ``moderated_statuses`` (every post, as
-the moderators see it) and ``dashboard`` (activity and server gauges).
+``conversations`` (threads), ``direct_messages`` (conversations of direct messages), ``likes``,
+``notifications``, ``privacy`` (follow requests, blocks, mutes), ``tags`` (tag timelines, the local timeline,
+trending), ``reactions`` (who liked or reposted a post), ``search``, ``moderation`` (account states) and, for
+the admin only, ``moderated_statuses`` (every post, as the moderators see it) and ``dashboard`` (activity and
+server gauges).
 
 Selectors return plain records (``records.Status``, ``records.User``, ...) and never write. Whatever shows
 statuses to a member goes through the per-recipient policy (``timelines.policy``). The public API is
@@ -14,6 +15,14 @@ re-exported here: ``selectors.get_status_messages(...)``.
 from __future__ import annotations
 
 from timelines.selectors.conversations import Thread, ThreadItem, get_thread
+from timelines.selectors.direct_messages import (
+    Conversation,
+    ConversationSummary,
+    find_conversation,
+    get_conversation,
+    get_conversations,
+    get_unread_conversations,
+)
 from timelines.selectors.follows import (
     get_followers,
     get_following,
@@ -60,6 +69,8 @@ __all__ = [
     "ACCOUNT_STATES",
     "MAX_REFILL_READS",
     "SUGGESTION_SCAN",
+    "Conversation",
+    "ConversationSummary",
     "LikedPage",
     "Notification",
     "NotificationGroup",
@@ -67,8 +78,11 @@ __all__ = [
     "Thread",
     "ThreadItem",
     "account_states",
+    "find_conversation",
     "get_all_users",
     "get_blocked_users",
+    "get_conversation",
+    "get_conversations",
     "get_entry",
     "get_follow_request_count",
     "get_follow_requests",
@@ -96,6 +110,7 @@ __all__ = [
     "get_thread",
     "get_trending_tags",
     "get_uids_in_state",
+    "get_unread_conversations",
     "get_unread_count",
     "get_user",
     "get_user_by_login",

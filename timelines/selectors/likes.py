@@ -1,10 +1,11 @@
-"""Reading likes: the posts someone liked, most recent like first (``/@login/likes``)."""
+"""Reading likes: the posts someone liked, most recent like first (``/@login/likes``); never a direct message."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from timelines import exceptions, limits, policy, store
+from timelines import visibility as visibilities
 from timelines.records import TimelineEntry
 from timelines.selectors.entries import entries_for
 from timelines.selectors.timelines import clamp_count
@@ -27,4 +28,6 @@ def get_liked_statuses(
     if not pairs and not store.users.get_user(uid):
         raise exceptions.UnknownUser()
     entries, _ = entries_for([status_id for status_id, _ in pairs], viewer=viewer_uid, context=policy.PAGE)
+    # A liked direct message stays in its conversation: a likes page is part of a profile (issue 19).
+    entries = [entry for entry in entries if entry.status.visibility != visibilities.DIRECT]
     return LikedPage(entries, pairs[-1][1] if len(pairs) >= count else None)

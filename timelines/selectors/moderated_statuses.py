@@ -2,6 +2,9 @@
 with no per-recipient policy in the way, since moderators must see what the policy hides from others (a
 suspended author's posts, a private account's). Never used for a page shown to members.
 
+Direct messages are the exception (issue 19): the moderators see a message that was reported, with its report
+(``get_statuses_by_id``), and nothing else of a conversation, so the Statuses list never shows one.
+
 Posts are paged newest first by a ``max_id`` cursor through one of three sources: the global status id
 counter (every post), an author's profile timeline (``@login``) or the search index (words). A filter on the
 author's state (active, limited, suspended) drops posts as they are read, so one page reads at most
@@ -14,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from timelines import keys, store, text, validation
+from timelines import visibility as visibilities
 from timelines.records import Status
 
 # The states of ``timelines.selectors.moderation.account_states``; suspended wins over limited, as there.
@@ -79,7 +83,7 @@ def get_status_list(
                 continue
             status = Status.from_hash(fields)
             state = state_of(status.uid)
-            if author_state and state != author_state:
+            if (author_state and state != author_state) or status.visibility == visibilities.DIRECT:
                 continue
             found.append(ModeratedStatus(status=status, author_state=state))
             if len(found) == count:
@@ -96,7 +100,7 @@ def _single(status_id: int, state_of: Callable[[int], str], author_state: str) -
         return StatusListPage(statuses=(), next_max_id=None)
     status = Status.from_hash(fields)
     state = state_of(status.uid)
-    if author_state and state != author_state:
+    if (author_state and state != author_state) or status.visibility == visibilities.DIRECT:
         return StatusListPage(statuses=(), next_max_id=None)
     return StatusListPage(statuses=(ModeratedStatus(status=status, author_state=state),), next_max_id=None)
 

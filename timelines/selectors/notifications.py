@@ -49,11 +49,12 @@ class NotificationGroup:
 class HeaderCounts:
     unread_notifications: int
     follow_requests: int
+    unread_conversations: int = 0
 
 
 def get_header_counts(*, uid: int) -> HeaderCounts:
-    """What the page header counts for ``uid``: unread notifications and pending follow requests. One round
-    trip."""
+    """What the page header counts for ``uid``: unread notifications, pending follow requests and unread
+    conversations. One round trip."""
     return HeaderCounts(*store.notifications.header_counts(uid))
 
 

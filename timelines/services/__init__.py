@@ -3,6 +3,7 @@
 - ``users``: create and discard users;
 - ``statuses``: post statuses and replies, and delete them (``cleanup`` cleans what hangs on a deleted post);
 - ``reposts`` and ``likes``;
+- ``direct_messages``: conversations of direct messages (``send_message`` is in ``statuses``);
 - ``notifications``: mentions, replies, reposts, likes and follows, in the feed of whom they concern (and
   dismissing or clearing them);
 - ``delivery``: the one pipeline that takes a status to its audiences, through the per-recipient policy;
@@ -23,6 +24,7 @@ those of its exercise solutions. The public API is re-exported here: ``services.
 from __future__ import annotations
 
 from timelines.services.delivery import clean_timelines, syndicate_status
+from timelines.services.direct_messages import mark_conversation_read
 from timelines.services.follows import REQUESTED, follow_user, unfollow_user, withdraw_follow_request
 from timelines.services.likes import like_status, unlike_status
 from timelines.services.lists import (
@@ -50,7 +52,7 @@ from timelines.services.privacy import (
 from timelines.services.profiles import update_profile
 from timelines.services.refill import RebuildResult, RefillStep, rebuild_timeline, refill_timeline, request_refill
 from timelines.services.reposts import repost_status, undo_repost
-from timelines.services.statuses import create_status, delete_status, post_status
+from timelines.services.statuses import create_status, delete_status, post_status, send_message
 from timelines.services.users import create_user, discard_user
 from timelines.validation import clean_list_name, clean_location, clean_login, clean_message, clean_name
 
@@ -78,6 +80,7 @@ __all__ = [
     "follow_user_list",
     "forget_user_list",
     "like_status",
+    "mark_conversation_read",
     "mark_notifications_read",
     "mute_user",
     "post_status",
@@ -87,6 +90,7 @@ __all__ = [
     "rename_user_list",
     "repost_status",
     "request_refill",
+    "send_message",
     "set_private",
     "syndicate_status",
     "unblock_user",

@@ -8,6 +8,7 @@ then cleans what hangs on it:
 - its reposts: each is deleted as its author's undo would (Mastodon and Twitter remove boosts of a deleted
   post), so the original leaves every home it reached through them;
 - its likes, in each liker's likes;
+- its place in its conversation, when it is a direct message (``direct_messages``);
 - its place in the tag timelines, the trending counts and the search index (``discovery``);
 - its replies stay, each marked as answering a deleted post.
 
@@ -23,6 +24,7 @@ from typing import Any
 from timelines import events, keys, limits, queue, store
 from timelines.records import mention_pairs
 from timelines.services.delivery import withdraw_status
+from timelines.services.direct_messages import forget_message
 from timelines.services.discovery import unindex_status
 from timelines.services.notifications import forget_status
 from timelines.services.publishing import publish
@@ -62,6 +64,7 @@ def clean_up_after(*, fields: dict[str, str]) -> None:
     if fields.get("in_reply_to_uid"):
         concerned.append(int(fields["in_reply_to_uid"]))
     forget_status(uids=concerned, status_id=status_id)
+    forget_message(fields)
     unindex_status(fields)
     for kind in (REPOSTS, LIKES, REPLIES):
         clean(kind=kind, status_id=status_id)

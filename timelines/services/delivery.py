@@ -26,6 +26,7 @@ from typing import Any
 from timelines import keys, limits, policy, queue, store
 from timelines import visibility as visibilities
 from timelines.records import mention_pairs
+from timelines.services.direct_messages import deliver_message
 from timelines.services.notifications import MENTION, REPLY, notify
 
 Cursor = tuple[float, str]
@@ -57,13 +58,16 @@ def deliver_status(*, status: Mapping[str, Any], first: Sequence[list[tuple[str,
     ``first``: the first ``POSTS_PER_PASS`` targets of each audience (``audience_keys``), when the caller read
     them with its own writes.
 
-    A ``direct`` post goes to the homes of the people it mentions who follow its author (Mastodon's
-    "mentioned followers"), and to no list; the others it mentions are notified and may open it."""
+    A ``direct`` post is a direct message: it goes to its participants' conversation
+    (``direct_messages.deliver_message``) and the people it mentions are notified; it reaches no home and no
+    list (issue 19: messages live in /messages and notifications only)."""
     item = policy.Item.of_status(status)
     repost_of = status.get("repost_of")
     if not repost_of and visibilities.of_status(status) == visibilities.DIRECT:
-        first = [_mentioned_followers(status), []]
-    elif first is None:
+        deliver_message(status)
+        _notify_conversation(status)
+        return
+    if first is None:
         # Every audience's first targets in one round trip.
         first = store.graph.members_after_many(
             [(key, None, limits.POSTS_PER_PASS) for key in audience_keys(item.author_uid)]
@@ -80,16 +84,6 @@ def deliver_status(*, status: Mapping[str, Any], first: Sequence[list[tuple[str,
         )
     if not repost_of:
         _notify_conversation(status)
-
-
-def _mentioned_followers(status: Mapping[str, Any]) -> list[tuple[str, float]]:
-    """The followers of ``status``'s author that it mentions, as targets of the followers audience, in its
-    order. One round trip; O(mentions), whatever the followers."""
-    author = int(status["uid"])
-    mentioned = sorted(visibilities.mentioned_uids(status) - {author})
-    scores = store.graph.member_scores(keys.followers(author), mentioned)
-    found = [(str(uid), score) for uid, score in zip(mentioned, scores, strict=True) if score is not None]
-    return sorted(found, key=lambda target: (target[1], target[0]))
 
 
 def _notify_conversation(status: Mapping[str, Any]) -> None:

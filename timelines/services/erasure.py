@@ -7,11 +7,13 @@ and the rest as jobs (``queue.enqueue_erasure``):
 
 1. ``statuses``: every post and repost, deleted as the author's delete does (out of every home, list, tag,
    search result and notification; reposts and likes of them cleaned up);
-2. ``following`` and ``followers``: every follow, both ways (counters of the others stay right);
-3. ``likes``: every like, taken back (like counts stay right);
-4. ``lists``: the lists they own (deleted) and the lists they are in (left);
-5. ``relations``: blocks, mutes and follow requests, both sides;
-6. ``final``: their own keys, their login, their place in the people index and the moderation sets.
+2. ``messages``: every direct message they sent (on no profile: ``messages:sent:{uid}`` lists them), deleted
+   the same way, out of their conversations;
+3. ``following`` and ``followers``: every follow, both ways (counters of the others stay right);
+4. ``likes``: every like, taken back (like counts stay right);
+5. ``lists``: the lists they own (deleted) and the lists they are in (left);
+6. ``relations``: blocks, mutes and follow requests, both sides;
+7. ``final``: their own keys, their login, their place in the people index and the moderation sets.
 
 Every pass is idempotent, so a retried or repeated job changes nothing; a pass that finds nothing left moves
 to the next phase. The SQL account is ``accounts``' to delete.
@@ -21,15 +23,16 @@ from __future__ import annotations
 
 import contextlib
 
-from timelines import exceptions, keys, limits, queue, store
+from timelines import exceptions, keys, limits, queue, store, uris
 from timelines.services.cleanup import finish_deletion
+from timelines.services.direct_messages import leave_all
 from timelines.services.discovery import forget_user
 from timelines.services.follows import unfollow_user, withdraw_follow_request
 from timelines.services.likes import remove_like
 from timelines.services.lists import delete_user_list, unfollow_user_list
 from timelines.services.privacy import reject_follow_request
 
-PHASES = ("statuses", "following", "followers", "likes", "lists", "relations", "final")
+PHASES = ("statuses", "messages", "following", "followers", "likes", "lists", "relations", "final")
 # Deleting a post withdraws it from up to 1,000 homes inline, so a pass deletes fewer of them.
 STATUSES_PER_PASS = 100
 
@@ -61,6 +64,16 @@ def _statuses(uid: int) -> bool:
             finish_deletion(fields=fields)
         else:
             store.statuses.remove_from_author(uid, status_id)  # already gone: drop the leftover id
+    return len(ids) < STATUSES_PER_PASS
+
+
+def _messages(uid: int) -> bool:
+    ids = store.messages.sent_page(uid, STATUSES_PER_PASS)
+    for status_id in ids:
+        outcome, fields = store.statuses.delete_status_if_owner(status_id, uid)
+        if outcome == "deleted":
+            finish_deletion(fields=fields)
+    store.messages.forget_sent(uid, ids)  # deleted now or before: nothing left to find
     return len(ids) < STATUSES_PER_PASS
 
 
@@ -120,8 +133,9 @@ def _final(uid: int) -> bool:
     fields = store.users.get_user(uid)
     if fields.get("login"):
         forget_user(uid=uid, login=fields["login"], name=fields.get("name", ""))
-        store.users.release_login(fields["login"].lower(), uid)
+        store.users.release_login(uris.login_claim(fields["login"], fields.get("domain")), uid)
     store.graph.delete_keys(*_own_keys(uid))
+    leave_all(uid=uid)
     store.moderation.set_state(uid, "suspended", False)
     store.moderation.set_state(uid, "limited", False)
     store.users.delete_user(uid)
@@ -154,6 +168,7 @@ def _quietly(service: object, **kwargs: int) -> None:
 
 _PASSES = {
     "statuses": _statuses,
+    "messages": _messages,
     "following": _following,
     "followers": _followers,
     "likes": _likes,

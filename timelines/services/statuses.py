@@ -1,5 +1,5 @@
-"""Posting and deleting statuses (book 8.1.2 and 8.4), replies included: the author's side, the conversation,
-then delivery, then the event.
+"""Posting and deleting statuses (book 8.1.2 and 8.4), replies and direct messages included: the author's side,
+the conversation, then delivery, then the event.
 
 A post's mentions and tags are found by ``timelines.text`` when it is written and stored with it
 (``mentions`` as ``uid:login`` pairs of users that exist, ``tags`` lowercased), so every reader agrees on them.
@@ -18,6 +18,7 @@ from timelines.records import Status, mention_pairs
 from timelines.services.activity import record_post
 from timelines.services.cleanup import finish_deletion
 from timelines.services.delivery import audience_keys, deliver_status
+from timelines.services.direct_messages import check_recipients, conversation_of, participants_or_refuse
 from timelines.services.discovery import index_status
 from timelines.services.publishing import publish
 from timelines.services.visibility import status_to_act_on
@@ -56,6 +57,22 @@ def _mentions(message: str) -> str:
     return ",".join(f"{uid}:{login}" for login, uid in zip(logins, found, strict=True) if uid is not None)
 
 
+def _with_recipients(mentions: str, to: tuple[int, ...]) -> str:
+    """The ``uid:login`` pairs of ``mentions`` followed by those of the people of ``to`` it does not name
+    (a message sent in a conversation reaches its participants without naming them in its text). Raises
+    ``UnknownUser`` for a uid of ``to`` that is nobody."""
+    if not to:
+        return mentions
+    named = {uid for uid, _ in mention_pairs(mentions)}
+    extra = [uid for uid in dict.fromkeys(to) if uid not in named]
+    pairs = [mentions] if mentions else []
+    for uid, fields in zip(extra, store.users.get_users(extra), strict=True):
+        if not fields.get("login"):
+            raise exceptions.UnknownUser()
+        pairs.append(f"{uid}:{fields['login']}")
+    return ",".join(pairs)
+
+
 def _visibility(author: dict[str, str], parent: dict[str, str] | None, chosen: str | None) -> str:
     """The visibility of a new post: ``chosen`` if the author may pick it, else (None) the account's default
     narrowed to the post answered. Raises ``InvalidVisibility``."""
@@ -69,7 +86,13 @@ def _visibility(author: dict[str, str], parent: dict[str, str] | None, chosen: s
 
 
 def _fields(
-    *, uid: int, message: str, in_reply_to: int | None, chosen: str | None, data: dict[str, Any]
+    *,
+    uid: int,
+    message: str,
+    in_reply_to: int | None,
+    chosen: str | None,
+    data: dict[str, Any],
+    to: tuple[int, ...] = (),
 ) -> dict[str, Any]:
     """A new status's id and fields in stored order, typed as events carry them (not written yet)."""
     message = clean_message(message)
@@ -96,11 +119,14 @@ def _fields(
         fields["in_reply_to_uid"] = int(parent["uid"])
         fields["in_reply_to_login"] = parent["login"]
         fields["root"] = int(parent.get("root") or parent["id"])
-    mentions = _mentions(message)
+    mentions = _with_recipients(_mentions(message), to)
     if mentions:
         fields["mentions"] = mentions
-    if level == visibilities.DIRECT and not any(other != uid for other, _ in mention_pairs(mentions)):
-        raise exceptions.InvalidVisibility(exceptions.NO_RECIPIENT)
+    if level == visibilities.DIRECT:
+        recipients = {other: login for other, login in mention_pairs(mentions) if other != uid}
+        if not recipients:
+            raise exceptions.InvalidVisibility(exceptions.NO_RECIPIENT)
+        check_recipients(author=uid, recipients=list(recipients), logins=recipients)
     tags = text.tags(message)
     if tags:
         fields["tags"] = ",".join(tags)
@@ -112,7 +138,13 @@ def _fields(
 
 
 def post_status(
-    *, uid: int, message: str, in_reply_to: int | None = None, visibility: str | None = None, **data: Any
+    *,
+    uid: int,
+    message: str,
+    in_reply_to: int | None = None,
+    visibility: str | None = None,
+    to: tuple[int, ...] = (),
+    **data: Any,
 ) -> int:
     """Post a status, or with ``in_reply_to`` a reply: create it, add it to the author's profile and home,
     link it into its conversation, deliver it, publish it. Returns the status id (book listing 8.6).
@@ -130,9 +162,20 @@ def post_status(
     answers and the users it mentions are notified. Raises ``InvalidMessage``, ``InvalidStatusData``,
     ``InvalidVisibility``, ``UnknownUser``, or ``StatusNotFound`` when the post answered is missing, deleted,
     or hidden from ``uid``.
+
+    A ``direct`` post is a direct message (``direct_messages``): it goes to the conversation of its author and
+    the people it mentions, plus ``to`` (uids reached without being named in the text), and to their
+    notifications, never to a profile, a home, a list, a tag or the search index. ``CannotMessage`` (a block,
+    a private account that does not follow the author) and ``TooManyRecipients`` refuse it before anything is
+    written.
     """
-    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, chosen=visibility, data=data)
+    if to and visibility != visibilities.DIRECT:
+        raise exceptions.InvalidVisibility()
+    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, chosen=visibility, data=data, to=tuple(to))
     status_id, posted = int(fields["id"]), float(fields["posted"])
+    if fields.get("visibility") == visibilities.DIRECT:
+        _post_message(fields)
+        return status_id
     added, first = store.statuses.write_to_profile(
         uid, status_id, {**fields, "posted": repr(posted)}, posted, then_read=audience_keys(uid)
     )
@@ -153,6 +196,44 @@ def post_status(
     if errors:
         logger.warning("A new post's search words, counters or event failed: %s", errors[0])
     return status_id
+
+
+def _post_message(fields: dict[str, Any]) -> None:
+    """The rest of ``post_status`` for a direct message: the hash, its place in a thread when it answers a
+    post, its delivery (conversation and notifications), the author's activity and the event. Not on the
+    author's profile nor in any home, and not indexed for search or tags."""
+    status_id, posted = int(fields["id"]), float(fields["posted"])
+    store.statuses.write_status(status_id, {**fields, "posted": repr(posted)})
+    if "in_reply_to" in fields:
+        store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
+        store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
+    deliver_status(status=fields)
+    with store.batch.pipeline() as pipe:
+        record_post(uid=int(fields["uid"]), when=posted, pipe=pipe)
+        publish(events.status_created(fields), pipe=pipe)
+        errors = store.batch.execute(pipe)
+    if errors:
+        logger.warning("A new message's counters or event failed: %s", errors[0])
+
+
+def send_message(
+    *, uid: int, message: str, conversation_id: int | None = None, to: tuple[int, ...] = ()
+) -> tuple[int, int]:
+    """Send a direct message from ``uid``: into conversation ``conversation_id`` (to its other participants),
+    or to the people of ``to`` (a new conversation, or theirs if they already talk). People the text
+    mentions join too, which makes it another conversation. Returns (status id, conversation id). Raises
+    ``ConversationNotFound`` when ``uid`` is not part of the conversation, and as ``post_status``."""
+    if conversation_id is not None:
+        people = participants_or_refuse(uid=uid, conversation_id=conversation_id)
+        others = [person for person in people if person != uid]
+        # An erased account has left: the others talk on without it (in the conversation of who is left).
+        to = tuple(person for person, fields in zip(others, store.users.get_users(others), strict=True) if fields)
+    status_id = post_status(uid=uid, message=message, visibility=visibilities.DIRECT, to=to)
+    stored = store.statuses.get_status(status_id)
+    sent = conversation_of(stored) if stored else None
+    if sent is None:  # deleted at once by another request: nothing to show
+        raise exceptions.StatusNotFound()
+    return status_id, sent
 
 
 def delete_status(*, uid: int, status_id: int) -> bool:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from timelines import exceptions, store
+from timelines import exceptions, store, uris
 from timelines.services.activity import record_signup
 from timelines.services.discovery import index_user
-from timelines.validation import clean_login, clean_name
+from timelines.validation import clean_domain, clean_login, clean_name
 
 
 def require_user(uid: int) -> dict[str, str]:
@@ -25,23 +25,34 @@ def require_users(*uids: int) -> None:
             raise exceptions.UnknownUser()
 
 
-def create_user(*, login: str, name: str) -> int:
-    """Create a user and return their uid (book listing 8.1).
+def create_user(*, login: str, name: str, domain: str | None = None) -> int:
+    """Create a user and return their uid (book listing 8.1). ``domain`` makes the profile of another server's
+    account (``login@domain``; issue 22 fills these in), whose login can never take a local one.
 
-    Logins are unique case-insensitively: the lowercased login is claimed with HSETNX, so of two racing
-    sign-ups exactly one wins and the other gets ``LoginTaken``. The user hash is written before the claim
-    and removed again by a loser, so a claimed login always points at a complete user.
+    Logins are unique case-insensitively: the lowercased login (with its domain, ``timelines.uris``) is claimed
+    with HSETNX, so of two racing sign-ups exactly one wins and the other gets ``LoginTaken``. The user hash is
+    written before the claim and removed again by a loser, so a claimed login always points at a complete user.
+    Raises ``InvalidLogin`` (also for a malformed domain) and ``InvalidName``.
     """
     login = clean_login(login)
     name = clean_name(name)
-    lowered = login.lower()
+    domain = clean_domain(domain) if domain is not None else None
+    lowered = uris.login_claim(login, domain)
     if store.users.get_uid_by_login(lowered) is not None:
         raise exceptions.LoginTaken()
     uid = store.users.next_user_id()
-    store.users.write_user(
-        uid,
-        {"login": login, "id": uid, "name": name, "followers": 0, "following": 0, "posts": 0, "signup": time.time()},
-    )
+    fields: dict[str, str | int | float] = {
+        "login": login,
+        "id": uid,
+        "name": name,
+        "followers": 0,
+        "following": 0,
+        "posts": 0,
+        "signup": time.time(),
+    }
+    if domain:
+        fields["domain"] = domain
+    store.users.write_user(uid, fields)
     if not store.users.claim_login(lowered, uid):
         store.users.delete_user(uid)
         raise exceptions.LoginTaken()
@@ -57,5 +68,5 @@ def discard_user(*, uid: int) -> None:
     """
     fields = store.users.get_user(uid)
     if fields.get("login"):
-        store.users.release_login(fields["login"].lower(), uid)
+        store.users.release_login(uris.login_claim(fields["login"], fields.get("domain")), uid)
     store.users.delete_user(uid)

@@ -75,10 +75,12 @@ def read_mark(uid: int) -> int:
     return int(get_redis().get(keys.notifications_read(uid)) or 0)
 
 
-def header_counts(uid: int) -> tuple[int, int]:
-    """The unread notifications and the pending follow requests of ``uid``, in one pipelined round trip."""
+def header_counts(uid: int) -> tuple[int, int, int]:
+    """The unread notifications, the pending follow requests and the unread conversations of ``uid``, in one
+    pipelined round trip."""
     with get_redis().pipeline(transaction=False) as pipe:
         pipe.get(keys.notifications_unread(uid))
         pipe.zcard(keys.follow_requests(uid))
-        unread, requests = pipe.execute()
-    return int(unread or 0), int(requests)
+        pipe.scard(keys.conversations_unread(uid))
+        unread, requests, conversations = pipe.execute()
+    return int(unread or 0), int(requests), int(conversations)

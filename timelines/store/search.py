@@ -42,6 +42,19 @@ def unindex_words(status_id: int, words: Collection[str]) -> None:
         pipe.execute()
 
 
+def indexed_words(status_id: int, words: Collection[str]) -> list[str]:
+    """The words of ``words`` whose set holds the status. One pipelined round trip."""
+    if not words:
+        return []
+    shard = keys.search_shard(status_id)
+    ordered = list(words)
+    with get_redis().pipeline(transaction=False) as pipe:
+        for word in ordered:
+            pipe.zscore(keys.search_word(shard, word), status_id)
+        found = pipe.execute()
+    return [word for word, score in zip(ordered, found, strict=True) if score is not None]
+
+
 def find_status_ids(words: Collection[str], *, max_id: int, count: int) -> list[int]:
     """The ``count`` newest ids of statuses that contain every one of ``words``, below ``max_id`` (0: no bound),
     newest first. One pipelined round trip of one script per shard; each shard returns at most ``count``, so

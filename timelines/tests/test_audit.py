@@ -16,13 +16,23 @@ from timelines import audit, keys, limits, selectors, services, store
 
 @pytest.fixture
 def network(alice, bob, carol):
-    """bob and carol follow alice; alice keeps a list with bob in it; everyone posted."""
+    """bob and carol follow alice; alice keeps a list with bob in it; everyone posted; alice sent bob a
+    message."""
     services.follow_user(uid=bob, other_uid=alice)
     services.follow_user(uid=carol, other_uid=alice)
     list_id = services.create_user_list(uid=alice, name="Bob")
     services.follow_user_list(uid=alice, other_uid=bob, list_id=list_id)
     statuses = {uid: services.post_status(uid=uid, message=f"from {uid}") for uid in (alice, bob, carol)}
-    return {"alice": alice, "bob": bob, "carol": carol, "list": list_id, "statuses": statuses}
+    message, conversation = services.send_message(uid=alice, message="a direct word", to=(bob,))
+    return {
+        "alice": alice,
+        "bob": bob,
+        "carol": carol,
+        "list": list_id,
+        "statuses": statuses,
+        "message": message,
+        "conversation": conversation,
+    }
 
 
 def snapshot() -> dict[str, object]:
@@ -37,6 +47,8 @@ def snapshot() -> dict[str, object]:
             found[key] = client.zrange(key, 0, -1, withscores=True)
         elif kind == "hash":
             found[key] = client.hgetall(key)
+        elif kind == "set":
+            found[key] = client.smembers(key)
         else:
             found[key] = client.get(key)
     return found
@@ -119,6 +131,28 @@ def _zombie_in_profile(n: dict) -> None:
     store.statuses.delete_status_if_owner(n["statuses"][n["bob"]], n["bob"])
 
 
+def _message_delivered_as_before(n: dict) -> None:
+    """A direct message as the delivery before conversations left it: in its author's profile and home, in
+    the mentioned follower's home, in the search index."""
+    message = n["message"]
+    client = get_redis()
+    for key in (keys.profile_timeline(n["alice"]), keys.home_timeline(n["alice"]), keys.home_timeline(n["bob"])):
+        client.zadd(key, {str(message): 9e9})
+    store.search.index_words(message, ["direct", "word"])
+
+
+def _message_out_of_its_conversation(n: dict) -> None:
+    get_redis().zrem(keys.conversation_messages(n["conversation"]), str(n["message"]))
+
+
+def _zombie_in_a_conversation(n: dict) -> None:
+    get_redis().zadd(keys.conversation_messages(n["conversation"]), {"999997": 1.0})
+
+
+def _stray_unread_mark(n: dict) -> None:
+    get_redis().sadd(keys.conversations_unread(n["carol"]), n["conversation"])
+
+
 def _healthy(healthy: dict, n: dict) -> None:
     """The repair put back exactly what the services had written."""
     assert snapshot() == healthy
@@ -183,6 +217,16 @@ DAMAGE: dict[str, tuple[Callable[[dict], None], str, int, Repaired]] = {
     "zombie in a list": (_zombie_in_list, "zombie ids", 1, _healthy),
     # Its profile, its author's home and the list bob is in.
     "zombie in a profile": (_zombie_in_profile, "zombie ids", 3, _status_delete_completed),
+    # Three timelines and the search index.
+    "message delivered as before": (_message_delivered_as_before, "direct messages out of feeds", 4, _healthy),
+    "message out of its conversation": (
+        _message_out_of_its_conversation,
+        "direct messages in conversations",
+        1,
+        _healthy,
+    ),
+    "zombie in a conversation": (_zombie_in_a_conversation, "conversation zombies", 1, _healthy),
+    "stray unread mark": (_stray_unread_mark, "conversation lists and unread marks", 1, _healthy),
 }
 
 

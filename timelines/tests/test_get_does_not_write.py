@@ -25,9 +25,12 @@ def test_pages_read_without_writing(alice):
     services.follow_user(uid=uid, other_uid=alice)
     services.post_status(uid=alice, message="something to read")
     list_id = services.create_user_list(uid=uid, name="Reading")
+    _, conversation_id = services.send_message(uid=alice, message="unread until the page asks", to=(uid,))
+    pages = ("/", "/@alice", "/@alice/followers", "/@reader/following", "/@reader/lists", f"/lists/{list_id}")
+    pages += ("/messages", f"/messages/{conversation_id}", "/@alice/message")
     before = redis_changes()
     with CaptureQueriesContext(connection) as queries:
-        for path in ("/", "/@alice", "/@alice/followers", "/@reader/following", "/@reader/lists", f"/lists/{list_id}"):
+        for path in pages:
             assert client.get(path).status_code == 200, path
         assert Client().get("/@alice").status_code == 200
     assert redis_changes() == before

@@ -145,7 +145,8 @@ def test_bob_an_approved_follower_sees_all_of_it_wherever_a_follower_may():
 def test_each_visibility_reaches_its_audience_and_nobody_else_on_every_page():
     """erin (public; followed by carol and dave, not by bob) posts unlisted, followers only and direct, each
     mentioning bob. Unlisted shows to anyone who opens it but is never listed, and found by search only for her
-    followers; followers only shows to carol and dave; direct only to bob, who does not follow her."""
+    followers; followers only shows to carol and dave; direct (a message) only to bob, who does not follow her,
+    in his notifications and on its own page: on no profile and in no search (issue 19)."""
     people = make_people()
     posts = erin_speaks_in_every_visibility(people)
     readers = {login: people.clients[login] for login in ("alice", "bob", "carol", "dave")}
@@ -154,9 +155,9 @@ def test_each_visibility_reaches_its_audience_and_nobody_else_on_every_page():
     everyone_opens = {"unlisted"}
     expected = {
         "home": {"carol": followers, "dave": followers},
-        "profile": {"bob": {"unlisted", "direct"}, "carol": followers, "dave": followers},
+        "profile": {"bob": {"unlisted"}, "carol": followers, "dave": followers},
         "tag": {},
-        "search": {"bob": {"direct"}, "carol": followers, "dave": followers},
+        "search": {"carol": followers, "dave": followers},
         "notifications": {"bob": {"unlisted", "direct"}},
     }
     pages = {

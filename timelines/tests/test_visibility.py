@@ -79,12 +79,14 @@ def test_statuses_written_before_visibilities_read_as_private_or_public(alice, b
 
 def test_home_timelines_get_what_their_owner_may_see(world):
     people, _, posts = world
+    # A direct post is a direct message: in no home at all, not even its author's or a mentioned follower's
+    # (issue 19: messages live in /messages and notifications only).
     expected = {
-        "alice": set(LEVELS),
-        "bob": {"public", "unlisted", "private"},  # a follower, not mentioned: never the direct post
+        "alice": {"public", "unlisted", "private"},
+        "bob": {"public", "unlisted", "private"},
         "carol": set(),
-        "dave": set(),  # mentioned, not a follower: notified, not in his home (Mastodon)
-        "erin": set(LEVELS),  # a mentioned follower
+        "dave": set(),
+        "erin": {"public", "unlisted", "private"},
     }
     for reader, levels in expected.items():
         assert shown_levels(posts, ids(selectors.get_status_messages(uid=people[reader]))) == levels, reader
@@ -103,7 +105,8 @@ def test_the_profile_the_status_page_and_the_thread_show_each_level_to_its_audie
     for reader, levels in expected.items():
         viewer = uid_of(people, reader)
         profile = selectors.get_status_messages(uid=people["alice"], timeline="profile", viewer_uid=viewer)
-        assert shown_levels(posts, ids(profile)) == levels, reader
+        # A direct message opens for its people, and is on no profile (issue 19).
+        assert shown_levels(posts, ids(profile)) == levels - {"direct"}, reader
         opened = set()
         for level, status_id in posts.items():
             try:
@@ -155,12 +158,13 @@ def test_tag_timelines_and_trending_tags_list_public_posts_only(world):
 
 def test_search_finds_unlisted_posts_for_followers_only(world):
     people, _, posts = world
+    # A direct message is never a search result, even for its people (issue 19).
     expected = {
-        "alice": set(LEVELS),
+        "alice": {"public", "unlisted", "private"},
         "bob": {"public", "unlisted", "private"},
         "carol": {"public"},
-        "dave": {"public", "direct"},
-        "erin": set(LEVELS),
+        "dave": {"public"},
+        "erin": {"public", "unlisted", "private"},
         None: {"public"},
     }
     for reader, levels in expected.items():
@@ -207,12 +211,12 @@ def test_the_public_streams_get_public_posts_only_as_the_event_says(alice, bob):
 
 
 def test_a_follow_copies_what_delivery_would_have_brought(alice, bob, carol):
-    """A new follower's home gets what it would have had, had they followed before: a direct post only when
-    it mentions them."""
+    """A new follower's home gets what it would have had, had they followed before: never a direct post,
+    which is a message (issue 19)."""
     posts = {level: services.post_status(uid=alice, message=f"{level} @bob", visibility=level) for level in LEVELS}
     services.follow_user(uid=bob, other_uid=alice)
     services.follow_user(uid=carol, other_uid=alice)
-    assert shown_levels(posts, ids(selectors.get_status_messages(uid=bob))) == set(LEVELS)
+    assert shown_levels(posts, ids(selectors.get_status_messages(uid=bob))) == {"public", "unlisted", "private"}
     assert shown_levels(posts, ids(selectors.get_status_messages(uid=carol))) == {"public", "unlisted", "private"}
 
 

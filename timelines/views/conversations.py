@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from socialsite import ratelimits
-from timelines import exceptions, limits, selectors, services, visibility
+from timelines import exceptions, limits, selectors, services, uris, visibility
 from timelines.forms import ReplyForm
 from timelines.records import Status
 from timelines.templatetags.timeline_format import status_url
@@ -59,6 +59,7 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
     context = {
         "thread": thread,
         "status": thread.status,
+        "canonical_url": uris.status_uri(status.login, status.id),
         "form": ReplyForm(initial={"message": _prefill(status, viewer)}),
         "reply_to": status,
         "max_depth": limits.MAX_REPLY_DEPTH,

@@ -33,6 +33,21 @@ def query_int(request: HttpRequest, name: str, *, default: int | None = None) ->
     return default if value is None else value
 
 
+def query_float(request: HttpRequest, name: str) -> float | None:
+    """A positive finite number query parameter (a time cursor such as ``?before=1763800100.25``), or None when
+    absent; anything else is a 400."""
+    raw = request.GET.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = float(raw) if len(raw) <= 32 and raw.isascii() else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1e12:  # NaN and infinities fail this too
+        raise BadRequest(f"{name} must be a positive number.")
+    return value
+
+
 def viewer_uid(request: HttpRequest) -> int | None:
     """The social profile id of the logged-in viewer (made at sign-up or log-in), or None."""
     user = request.user

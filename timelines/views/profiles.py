@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from timelines import policy, selectors
+from timelines import policy, selectors, uris
 from timelines.views.params import query_int, user_or_404, viewer_uid
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
 
@@ -30,6 +30,7 @@ def profile(request: HttpRequest, login: str) -> HttpResponse:
     )
     context = {
         "profile": user,
+        "canonical_url": uris.account_uri(user.login),
         "is_me": viewer == user.id,
         "is_following": relationship.following,
         "relationship": relationship,
