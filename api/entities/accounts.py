@@ -7,6 +7,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from api.entities.common import avatar, html, iso, profile
+from timelines import uris
 from timelines.records import User
 from timelines.selectors import Relationship
 
@@ -17,7 +18,7 @@ def account(request: HttpRequest, user: User) -> dict[str, Any]:
     return {
         "id": str(user.id),
         "username": user.login,
-        "acct": user.login,
+        "acct": user.acct,
         "display_name": user.name,
         "locked": user.private,
         "bot": False,
@@ -28,7 +29,8 @@ def account(request: HttpRequest, user: User) -> dict[str, Any]:
         "created_at": iso(user.signup),
         "note": html(request, user.bio, user.bio_mentions) if user.bio else "",
         "url": url,
-        "uri": url,
+        # The canonical identity (timelines.uris: the configured domain, not this request's host).
+        "uri": uris.account_uri(user.login),
         "avatar": picture,
         "avatar_static": picture,
         "header": "",

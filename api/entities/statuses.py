@@ -14,7 +14,7 @@ from django.http import HttpRequest
 
 from api.entities.accounts import account
 from api.entities.common import html, iso, profile, status_page, tag_page
-from timelines import selectors, visibility
+from timelines import selectors, uris, visibility
 from timelines.records import Status, TimelineEntry, User
 
 
@@ -32,7 +32,7 @@ def _status(request: HttpRequest, status: Status, author: User, entry: TimelineE
     url = status_page(request, status.login, status.id)
     return {
         "id": str(status.id),
-        "uri": url,
+        "uri": uris.status_uri(status.login, status.id),
         "url": url,
         "created_at": iso(status.posted),
         "edited_at": None,
@@ -83,7 +83,7 @@ def _entry(request: HttpRequest, entry: TimelineEntry, people: dict[int, User]) 
     return {
         **shown,
         "id": str(entry.repost_id),
-        "uri": url,
+        "uri": uris.status_uri(reposter.login, entry.repost_id),
         "url": url,
         "created_at": iso(posted),
         "account": account(request, reposter),

@@ -353,3 +353,11 @@ def test_dismissing_and_clearing_notifications(ada):
     assert ada.post("/api/v1/notifications/clear").json() == {}
     assert ada.get("/api/v1/notifications").json() == []
     assert ada.get("/api/v1/notifications/unread_count").json() == {"count": 0}
+
+
+def test_uris_are_canonical_and_urls_are_this_hosts_pages(ada, settings):
+    settings.SOCIALSITE_DOMAIN = "social.example"
+    status = ada.post("/api/v1/statuses", {"status": "where am I"}).json()
+    assert status["uri"] == f"https://social.example/@ada/{status['id']}"
+    assert status["url"] == f"http://testserver/@ada/{status['id']}"
+    assert status["account"]["uri"] == "https://social.example/@ada"
