@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "socialsite",
     "accounts",
     "timelines",
+    "media",
     "streaming",
     "django_rq",
 ]
@@ -235,8 +236,31 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+# Pictures (README "Pictures"): files under var/media/ by default, or an S3-compatible bucket through
+# django-storages with SOCIALSITE_MEDIA_STORAGE=s3 (bucket, endpoint and keys from the AWS_* variables).
+MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_URL = "/media/"
+SOCIALSITE_MEDIA_MAX_BYTES = int(os.environ.get("SOCIALSITE_MEDIA_MAX_BYTES") or 10 * 1024 * 1024)
+if os.environ.get("SOCIALSITE_MEDIA_STORAGE", "").lower() == "s3":
+    _DEFAULT_STORAGE: dict = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ.get("AWS_STORAGE_BUCKET_NAME", ""),
+            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("AWS_S3_REGION_NAME") or None,
+            "access_key": os.environ.get("AWS_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("AWS_SECRET_ACCESS_KEY") or None,
+            "default_acl": None,
+            "querystring_auth": True,  # the site serves the files itself; the bucket stays private
+            "file_overwrite": False,
+        },
+    }
+else:
+    _DEFAULT_STORAGE = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+# Uploads are read into memory up to this size (an image is processed whole anyway).
+FILE_UPLOAD_MAX_MEMORY_SIZE = SOCIALSITE_MEDIA_MAX_BYTES
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _DEFAULT_STORAGE,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
