@@ -42,6 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["SOCIALSITE_VAR_DIR"] = str(var_dir)
     os.environ["REDIS_URL"] = url
     settings.VAR_DIR = var_dir
+    settings.MEDIA_ROOT = var_dir / "media"
     settings.EMBEDDED_REDIS_DIR = None
     settings.REDIS_URL = url
     settings.RQ_QUEUES = {"default": {**settings.RQ_QUEUES["default"], "URL": url}}

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "socialsite",
     "accounts",
     "timelines",
+    "media",
     "streaming",
     "api",
     "django_rq",
@@ -238,8 +239,16 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+# Pictures (the media app): files under var/media/, through Django's storage API (default_storage), so another
+# storage backend is one STORAGES entry away.
+MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_URL = "/media/"
+SOCIALSITE_MEDIA_MAX_BYTES = int(os.environ.get("SOCIALSITE_MEDIA_MAX_BYTES") or 10 * 1024 * 1024)
+_DEFAULT_STORAGE = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+# Uploads are read into memory up to this size (an image is processed whole anyway).
+FILE_UPLOAD_MAX_MEMORY_SIZE = SOCIALSITE_MEDIA_MAX_BYTES
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _DEFAULT_STORAGE,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

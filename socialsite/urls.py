@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("api.urls")),
     path("", include("accounts.report_urls")),
+    path("", include("media.urls")),
     path("", include("timelines.urls")),
 ]
 

@@ -30,6 +30,8 @@ from django.apps import apps
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import Report
+from media import services as media_services
+from media.tests import images
 from socialsite.tests.idor_api import API_READS, API_WRITES, bearer, token_of
 from socialsite.tests.idor_attempts import HIDDEN, REFUSED, WRITES, visible
 from socialsite.tests.idor_world import Person, World, build_world, changes, hidden_from, own_posts, snapshot
@@ -46,6 +48,7 @@ ROUNDS = int(os.environ.get("IDOR_ROUNDS", "10"))
 
 # Named URLs that only read: a POST to any of them answers 405.
 READS = {
+    "media:file",
     "reports:form",
     "reports:sent",
     "timelines:home",
@@ -132,7 +135,9 @@ def test_the_read_endpoints_refuse_a_post(world: World):
     bob = world.people["bob"]
     status_id = own_posts(bob.uid)[0].id
     list_id = selectors.get_user_lists(uid=bob.uid)[0].id
+    avatar = media_services.upload(owner=bob.uid, data=images.jpeg(), kind="avatar")  # public, so a GET is 200
     values = {"login": "bob", "status_id": status_id, "list_id": list_id, "tag": "redis"}
+    values |= {"token": avatar.token, "variant": "original"}
     carol = world.people["carol"]
     for name in sorted(READS):
         pattern = site_urls()[name]

@@ -1,0 +1,21 @@
+"""The limits of pictures: Mastodon's where it has one (4 per post, 1,500 characters of alt text, 1920x1920)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+MAX_PER_POST = 4
+MAX_DESCRIPTION_LENGTH = 1500
+ORIGINAL_SIZE = 1920  # the longest side of the re-encoded original
+PREVIEW_SIZE = 640  # the longest side of the preview shown in timelines
+AVATAR_SIZE = 400  # avatars are square
+HEADER_SIZE = (1500, 500)
+# Decoding more pixels than this is refused before any is decoded (a 10,000 x 10,000 PNG of one colour is a few
+# kilobytes on the wire and 300 MB in memory).
+MAX_PIXELS = 40_000_000
+# Uploads that were never attached to a post are deleted after this many seconds by the clean-up job.
+ORPHAN_AGE = 24 * 3600
+
+
+def max_upload_bytes() -> int:
+    return int(getattr(settings, "SOCIALSITE_MEDIA_MAX_BYTES", 10 * 1024 * 1024))

@@ -1,0 +1,136 @@
+"""Turning uploaded bytes into files safe to serve (issue 21, "never serving what was uploaded as it came").
+
+Every upload is decoded by Pillow from an allow-list of formats (JPEG, PNG, GIF, WebP), with a pixel limit checked
+before any pixel is decoded, then drawn again into new files: its EXIF orientation applied, then every metadata
+block (EXIF with location and camera, XMP, ICC, comments) left behind, the size capped. An animated GIF becomes a
+still of its first frame. The result is JPEG, or WebP when the picture has transparency. Bytes that are not one of
+these images, or that carry markup or PHP besides the picture (a polyglot), are refused with ``InvalidImage``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+
+import blurhash
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from media import limits
+
+FORMATS = ("JPEG", "PNG", "GIF", "WEBP")
+# Markup or code in the raw bytes: such a file could be run or rendered as something else if it were ever served
+# as it came (it never is, but a file that carries it was made to be misused and is refused).
+_ACTIVE = re.compile(rb"<\?php|<script|<html|<svg|<!doctype|<body|<iframe", re.IGNORECASE)
+
+Image.MAX_IMAGE_PIXELS = limits.MAX_PIXELS  # Pillow's own guard, for any decode outside this module too
+
+
+class InvalidImage(Exception):
+    """An upload refused, with a message for the person who sent it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Rendition:
+    data: bytes
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class Processed:
+    original: Rendition
+    preview: Rendition
+    content_type: str
+    extension: str
+    blurhash: str
+
+
+def _decode(data: bytes) -> Image.Image:
+    if not data:
+        raise InvalidImage("The file is empty.")
+    if len(data) > limits.max_upload_bytes():
+        raise InvalidImage(f"Images may be at most {limits.max_upload_bytes() // (1024 * 1024)} MB.")
+    if _ACTIVE.search(data):
+        raise InvalidImage("This file is not a plain image (it carries markup or code).")
+    try:
+        with Image.open(io.BytesIO(data), formats=FORMATS) as probe:
+            width, height = probe.size
+            if width * height > limits.MAX_PIXELS:
+                raise InvalidImage("This image has too many pixels.")
+            probe.verify()  # structure and checksums, without decoding the pixels
+        image = Image.open(io.BytesIO(data), formats=FORMATS)
+        image.load()  # a truncated file fails here, not later while re-encoding
+    except InvalidImage:
+        raise
+    except Image.DecompressionBombError:
+        raise InvalidImage("This image has too many pixels.") from None
+    except UnidentifiedImageError:
+        raise InvalidImage("This file is not a JPEG, PNG, GIF or WebP image.") from None
+    except (OSError, SyntaxError, ValueError):
+        raise InvalidImage("This image is damaged or incomplete.") from None
+    return image
+
+
+def _flatten(image: Image.Image) -> Image.Image:
+    """A new image of the first frame, oriented, in RGB or RGBA, with none of the upload's metadata."""
+    image.seek(0)  # an animated GIF or WebP becomes a still of its first frame
+    oriented = ImageOps.exif_transpose(image) or image
+    has_alpha = oriented.mode in ("RGBA", "LA", "PA") or "transparency" in oriented.info
+    clean = oriented.convert("RGBA" if has_alpha else "RGB")
+    clean.info = {}  # nothing of the upload's metadata reaches an encoder
+    return clean
+
+
+def _encode(image: Image.Image, box: tuple[int, int], fmt: str) -> Rendition:
+    copy = image.copy()
+    copy.thumbnail(box, Image.Resampling.LANCZOS)
+    copy.info = {}
+    out = io.BytesIO()
+    if fmt == "JPEG":
+        copy.save(out, "JPEG", quality=85, optimize=True, progressive=True)
+    else:
+        copy.save(out, "WEBP", quality=85, method=4)
+    return Rendition(data=out.getvalue(), width=copy.width, height=copy.height)
+
+
+def _blurhash(image: Image.Image) -> str:
+    small = image.convert("RGB")
+    small.thumbnail((32, 32))
+    pixels = list(small.get_flattened_data() if hasattr(small, "get_flattened_data") else small.getdata())
+    rows = [pixels[y * small.width : (y + 1) * small.width] for y in range(small.height)]
+    return str(blurhash.encode(rows, components_x=4, components_y=3))
+
+
+def _crop(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return ImageOps.fit(image, size, Image.Resampling.LANCZOS, centering=(0.5, 0.5))
+
+
+def process(data: bytes, *, kind: str = "image") -> Processed:
+    """The files to store for uploaded ``data``: for a post's image an original of at most 1920x1920 and a preview
+    of at most 640x640; for an avatar a square (cropped around its centre); for a header a 3:1 band. Raises
+    ``InvalidImage``."""
+    with _decode(data) as decoded:
+        image = _flatten(decoded)
+    fmt = "WEBP" if image.mode == "RGBA" else "JPEG"
+    if kind == "avatar":
+        image = _crop(image, (min(image.width, image.height, limits.AVATAR_SIZE),) * 2)
+        original = preview = _encode(image, (limits.AVATAR_SIZE, limits.AVATAR_SIZE), fmt)
+    elif kind == "header":
+        width = min(image.width, limits.HEADER_SIZE[0])
+        image = _crop(image, (width, max(1, width // 3)))
+        original = preview = _encode(image, limits.HEADER_SIZE, fmt)
+    else:
+        original = _encode(image, (limits.ORIGINAL_SIZE, limits.ORIGINAL_SIZE), fmt)
+        preview = _encode(image, (limits.PREVIEW_SIZE, limits.PREVIEW_SIZE), fmt)
+    return Processed(
+        original=original,
+        preview=preview,
+        content_type="image/jpeg" if fmt == "JPEG" else "image/webp",
+        extension="jpg" if fmt == "JPEG" else "webp",
+        blurhash=_blurhash(image),
+    )
