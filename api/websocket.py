@@ -28,6 +28,8 @@ from socialsite.redis_client import UNAVAILABLE_ERRORS
 
 logger = logging.getLogger(__name__)
 
+# Mastodon's stream names as clients send them in {"type": "subscribe", "stream": ...}: protocol words, not
+# Redis keys (those are built in timelines/keys).
 STREAMS: dict[str, Callable[..., Any]] = {
     "user": user_stream,
     "user:notification": notification_stream,

