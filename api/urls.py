@@ -9,6 +9,7 @@ from django.urls import path, re_path
 from api.views import (
     accounts,
     applications,
+    bookmarks,
     discovery,
     instance,
     lists,
@@ -78,6 +79,9 @@ urlpatterns = [
     route(rf"api/v1/statuses/{ID.format('status_id')}/unfavourite", statuses.unfavourite, "unfavourite"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/reblog", statuses.reblog, "reblog"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/unreblog", statuses.unreblog, "unreblog"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/bookmark", bookmarks.bookmark, "bookmark"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/unbookmark", bookmarks.unbookmark, "unbookmark"),
+    route(r"api/v1/bookmarks", bookmarks.index, "bookmarks"),
     route(r"api/v1/timelines/home", timelines.home, "home"),
     route(r"api/v1/timelines/public", timelines.public, "public"),
     route(rf"api/v1/timelines/tag/{ID.format('name')}", timelines.tag, "tag"),

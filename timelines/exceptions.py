@@ -34,6 +34,7 @@ REPLY_TOO_WIDE = "This reply answers a post for “{level}”: it cannot be “{
 CANNOT_MESSAGE = "You cannot message @{login}."
 TOO_MANY_RECIPIENTS = f"A conversation has at most {limits.MAX_MESSAGE_PARTICIPANTS} people, you included."
 CONVERSATION_NOT_FOUND = "No such conversation."
+TOO_MANY_BOOKMARKS = f"You can keep at most {limits.MAX_BOOKMARKS:,} bookmarks; remove one first."
 NO_SEARCH_WORDS = "Search for at least one word; very common words such as “the” are not searched."
 
 
@@ -156,3 +157,7 @@ class ConversationNotFound(TimelineError):
     """No such conversation, or one the asker is not part of (the same answer, so ids tell nothing)."""
 
     default_message = CONVERSATION_NOT_FOUND
+
+
+class TooManyBookmarks(TimelineError):
+    default_message = TOO_MANY_BOOKMARKS

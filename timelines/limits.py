@@ -26,6 +26,9 @@ MAX_LISTS_PER_USER = 1000
 MAX_LIST_MEMBERS = 5000
 MAX_LIST_NAME_LENGTH = 25
 
+# Bookmarks (issue 20): a person keeps at most this many; past it, one must go before another is added.
+MAX_BOOKMARKS = 10_000
+
 # Tags, trending and search (issue 10). A tag's public timeline keeps its newest 10,000 posts (Mastodon
 # keeps tag feeds in SQL; a capped ZSET is the Redis way), trimmed on every insert. Trending counts the uses
 # of the last 24 hourly buckets; each bucket lives 25 hours, so the oldest one is still there when read.

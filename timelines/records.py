@@ -231,7 +231,7 @@ class Author:
 @dataclass(frozen=True, slots=True)
 class TimelineEntry(Mapping[str, Any]):
     """One entry of a timeline as a viewer sees it: the status to show (the original, for a repost), who
-    reposted it when it came through a repost, and whether the viewer liked or reposted it.
+    reposted it when it came through a repost, and whether the viewer liked, reposted or bookmarked it.
 
     As a mapping it reads like its status (``entry["id"]`` is the shown status's id), so callers of the
     Python API that treated timeline pages as lists of status dicts keep working.
@@ -244,6 +244,7 @@ class TimelineEntry(Mapping[str, Any]):
     reposted: bool = False
     # The repost itself as stored, when the entry came through one and it was read: the policy judges it too.
     repost: Status | None = None
+    bookmarked: bool = False
 
     @classmethod
     def make(
@@ -254,6 +255,7 @@ class TimelineEntry(Mapping[str, Any]):
         liked: bool,
         reposted: bool,
         repost: Status | None = None,
+        bookmarked: bool = False,
     ) -> TimelineEntry:
         """The entry, built without the generated ``__init__`` (a page builds dozens; same result)."""
         entry = object.__new__(cls)
@@ -263,6 +265,7 @@ class TimelineEntry(Mapping[str, Any]):
         _SET_ENTRY_LIKED(entry, liked)
         _SET_ENTRY_REPOSTED(entry, reposted)
         _SET_ENTRY_REPOST_STATUS(entry, repost)
+        _SET_ENTRY_BOOKMARKED(entry, bookmarked)
         return entry
 
     @property
@@ -288,9 +291,17 @@ class TimelineEntry(Mapping[str, Any]):
         return name in self.status
 
 
-_SET_ENTRY_STATUS, _SET_ENTRY_BY, _SET_ENTRY_REPOST, _SET_ENTRY_LIKED, _SET_ENTRY_REPOSTED, _SET_ENTRY_REPOST_STATUS = (
+(
+    _SET_ENTRY_STATUS,
+    _SET_ENTRY_BY,
+    _SET_ENTRY_REPOST,
+    _SET_ENTRY_LIKED,
+    _SET_ENTRY_REPOSTED,
+    _SET_ENTRY_REPOST_STATUS,
+    _SET_ENTRY_BOOKMARKED,
+) = (
     TimelineEntry.__dict__[name].__set__
-    for name in ("status", "reposted_by", "repost_id", "liked", "reposted", "repost")
+    for name in ("status", "reposted_by", "repost_id", "liked", "reposted", "repost", "bookmarked")
 )
 
 

@@ -2,6 +2,7 @@ from django.urls import path, re_path
 
 from timelines import limits, text
 from timelines.views import (
+    bookmarks,
     conversations,
     direct_messages,
     discovery,
@@ -29,6 +30,9 @@ urlpatterns = [
     path("statuses/<int:status_id>/unlike", reactions.unlike, name="unlike"),
     path("statuses/<int:status_id>/repost", reactions.repost, name="repost"),
     path("statuses/<int:status_id>/unrepost", reactions.unrepost, name="unrepost"),
+    path("statuses/<int:status_id>/bookmark", reactions.bookmark, name="bookmark"),
+    path("statuses/<int:status_id>/unbookmark", reactions.unbookmark, name="unbookmark"),
+    path("bookmarks", bookmarks.bookmarks, name="bookmarks"),
     path("notifications", notifications.notifications, name="notifications"),
     path("notifications/read", notifications.mark_read, name="notifications_read"),
     path("messages", direct_messages.inbox, name="messages"),

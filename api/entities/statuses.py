@@ -62,7 +62,7 @@ def _status(request: HttpRequest, status: Status, author: User, entry: TimelineE
         "favourited": entry.liked,
         "reblogged": entry.reposted,
         "muted": False,
-        "bookmarked": False,
+        "bookmarked": entry.bookmarked,
         "pinned": False,
         "filtered": [],
     }

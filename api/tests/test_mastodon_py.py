@@ -6,16 +6,12 @@ its token's scopes do not allow."""
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import websocket
-from django.conf import settings
 from django.test import Client
 from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, StreamListener
 
@@ -26,23 +22,6 @@ from timelines.services import moderation
 pytestmark = pytest.mark.django_db(transaction=True)
 
 REDIRECT = "http://127.0.0.1/callback"
-
-
-@pytest.fixture(scope="module")
-def site(django_db_setup: None) -> Iterator[str]:
-    """daphne serving the site on the test database (the accounts and OAuth rows the test writes)."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": testing.database_url(),
-        "DJANGO_LOG_LEVEL": "WARNING",
-        # hub.json tells the streaming test when its stream is subscribed.
-        "STREAMING_HUB_ENDPOINT": "1",
-        # Mastodon.py's close() waits for the stream's next bytes: a keep-alive every second.
-        "STREAMING_KEEPALIVE_SECONDS": "1",
-    }
-    log_path = Path(settings.VAR_DIR) / "api-server.log"
-    with testing.daphne(env, probe="/api/v1/instance", log_path=log_path, start_timeout=60) as (url, _process):
-        yield url
 
 
 def log_in(url: str, login: str, scopes: list[str]) -> Mastodon:

@@ -22,7 +22,7 @@ register = template.Library()
 
 TEMPLATE = "_site_header.html"
 # The pages the menu marks as the current one (aria-current); any other path renders the same header.
-MENU_PAGES = frozenset({"/", "/notifications", "/settings/profile"})
+MENU_PAGES = frozenset({"/", "/notifications", "/bookmarks", "/settings/profile"})
 
 _headers = fragments.FragmentCache()
 

@@ -58,6 +58,7 @@ API_READS = {
     "api:nodeinfo_links",
     "api:nodeinfo",
     "api:webfinger",
+    "api:bookmarks",
 }
 
 
@@ -87,8 +88,8 @@ def _api(actor: Person, name: str, args: list[Any], data: dict[str, Any], expect
 
 
 def _on_post(name: str) -> Aim:
-    """favourite, reblog, and their undoing: a post the actor may not see is 404 (the API answers with the post,
-    which it may not show, so even undoing is refused), else the actor's own act."""
+    """favourite, reblog, bookmark, and their undoing: a post the actor may not see is 404 (the API answers with
+    the post, which it may not show, so even undoing is refused), else the actor's own act."""
 
     def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
         status_id = a_post(rng, owner)
@@ -205,6 +206,8 @@ API_WRITES: dict[str, Aim] = {
     "api:unfavourite": _on_post("unfavourite"),
     "api:reblog": _on_post("reblog"),
     "api:unreblog": _on_post("unreblog"),
+    "api:bookmark": _on_post("bookmark"),
+    "api:unbookmark": _on_post("unbookmark"),
     "api:follow": _on_person("follow"),
     "api:unfollow": _on_person("unfollow"),
     "api:block": _on_person("block"),

@@ -55,8 +55,9 @@ def visible(actor: Person, status_id: int) -> bool:
 
 
 def _on_post(name: str) -> Aim:
-    """like, unlike, repost, unrepost: on a post the actor may not see, 404; else the actor's own act (unlike and
-    unrepost only ever take back the actor's own like or repost, whosever post it is)."""
+    """like, unlike, repost, unrepost, bookmark, unbookmark: on a post the actor may not see, 404; else the actor's
+    own act (unlike, unrepost and unbookmark only ever take back the actor's own like, repost or bookmark, whosever
+    post it is)."""
 
     def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
         status_id = a_post(rng, owner)
@@ -212,6 +213,8 @@ WRITES: dict[str, Aim] = {
     "timelines:delete": _delete,
     "timelines:like": _on_post("like"),
     "timelines:unlike": _on_post("unlike"),
+    "timelines:bookmark": _on_post("bookmark"),
+    "timelines:unbookmark": _on_post("unbookmark"),
     "timelines:repost": _on_post("repost"),
     "timelines:unrepost": _on_post("unrepost"),
     "timelines:reply": _reply,

@@ -48,8 +48,8 @@ def _person(login: str) -> Person:
 
 def build_world() -> World:
     """alice (private, with follower bob and a pending request from carol), bob, carol and dave (who blocks
-    carol and asked to follow alice), each with posts, replies, a repost, likes, a list and notifications,
-    some read."""
+    carol and asked to follow alice), each with posts, replies, a repost, likes, bookmarks, a list and
+    notifications, some read."""
     people = World({login: _person(login) for login in ("alice", "bob", "carol", "dave")})
     alice, bob, carol, dave = (people.people[login].uid for login in ("alice", "bob", "carol", "dave"))
     services.post_status(uid=alice, message="#redis before going private")
@@ -68,6 +68,8 @@ def build_world() -> World:
     services.repost_status(uid=bob, status_id=carol_post)
     services.like_status(uid=bob, status_id=carol_post)
     services.like_status(uid=carol, status_id=bob_post)
+    services.bookmark_status(uid=bob, status_id=carol_post)
+    services.bookmark_status(uid=carol, status_id=bob_post)
     services.post_status(uid=carol, message="@bob a reply", in_reply_to=bob_post)
     friends = services.create_user_list(uid=bob, name="Friends")
     services.follow_user_list(uid=bob, other_uid=alice, list_id=friends)
@@ -113,6 +115,7 @@ def snapshot(world: World) -> dict[int, dict[str, Any]]:
         me = selectors.get_user(uid=uid)
         entries = profile_entries(uid)
         liked = selectors.get_liked_statuses(uid=uid, viewer_uid=uid, count=limits.MAX_PAGE_SIZE).entries
+        bookmarked = selectors.get_bookmarks(uid=uid, count=limits.MAX_PAGE_SIZE).entries
         lists = selectors.get_user_lists(uid=uid)
         members = {
             user_list.id: {u.id for u in selectors.get_list_members(list_id=user_list.id, count=limits.MAX_PAGE_SIZE)}
@@ -127,6 +130,7 @@ def snapshot(world: World) -> dict[int, dict[str, Any]]:
             "blocks": {user.id for user in selectors.get_blocked_users(uid=uid)},
             "mutes": {user.id for user in selectors.get_muted_users(uid=uid)},
             "likes": {(entry.status.id, entry.status.uid) for entry in liked},
+            "bookmarks": {(entry.status.id, entry.status.uid) for entry in bookmarked},
             "lists": {(user_list.id, user_list.name, frozenset(members[user_list.id])) for user_list in lists},
             "read": {n.id: n.unread for n in selectors.get_notifications(uid=uid, count=limits.MAX_PAGE_SIZE)},
             # (conversation id, the others in it, unread, last message id)
@@ -157,6 +161,7 @@ def mine(state: dict[str, Any], actor: int) -> dict[str, Any]:
         "blocks": state["blocks"],
         "mutes": state["mutes"],
         "likes": {like for like in state["likes"] if like[1] != actor},
+        "bookmarks": {bookmark for bookmark in state["bookmarks"] if bookmark[1] != actor},
         "lists": {(list_id, name, members - {actor}) for list_id, name, members in state["lists"]},
         "password": state["password"],
         "reports": state["reports"],

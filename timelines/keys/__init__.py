@@ -16,6 +16,7 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.messages``: ``conversation:{3}``, ``conversation:messages:{3}``, ``conversations:{42}``,
   ``conversations:unread:{42}``, ``messages:sent:{42}``, ``conversation:ids:``, ``conversation:id:``;
 - ``keys.likes``: ``likes:{42}``, ``likers:{9001}``;
+- ``keys.bookmarks``: ``bookmarks:{42}``;
 - ``keys.reposts``: ``reposts:{9001}``, ``user:reposts:{42}``, ``home:reposts:{7}``, ``list:reposts:{3}``;
 - ``keys.privacy``: ``follow:requests:{42}``, ``follow:requested:{7}``, ``blocks:{42}``, ``blocked:by:{7}``,
   ``mutes:{42}``, ``muted:by:{7}``;
@@ -31,6 +32,7 @@ Every function is re-exported here, so callers write ``keys.home_timeline(uid)``
 
 from __future__ import annotations
 
+from timelines.keys.bookmarks import bookmarks_of
 from timelines.keys.channels import STREAM_CHANNEL
 from timelines.keys.conversations import replies, thread
 from timelines.keys.graph import followers, following
@@ -79,6 +81,7 @@ __all__ = [
     "USER_ID_COUNTER",
     "blocked_by",
     "blocks",
+    "bookmarks_of",
     "conversation",
     "conversation_messages",
     "conversations_of",

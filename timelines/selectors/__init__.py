@@ -1,7 +1,7 @@
 """Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home,
 profile and list timelines), ``entries`` (what a viewer sees of a page of ids), ``status_cache`` (decoded
 statuses kept per process), ``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``,
-``conversations`` (threads), ``direct_messages`` (conversations of direct messages), ``likes``,
+``conversations`` (threads), ``direct_messages`` (conversations of direct messages), ``likes``, ``bookmarks``,
 ``notifications``, ``privacy`` (follow requests, blocks, mutes), ``tags`` (tag timelines, the local timeline,
 trending), ``reactions`` (who liked or reposted a post), ``search``, ``moderation`` (account states) and, for
 the admin only, ``moderated_statuses`` (every post, as the moderators see it) and ``dashboard`` (activity and
@@ -14,6 +14,7 @@ re-exported here: ``selectors.get_status_messages(...)``.
 
 from __future__ import annotations
 
+from timelines.selectors.bookmarks import BookmarkPage, get_bookmarks
 from timelines.selectors.conversations import Thread, ThreadItem, get_thread
 from timelines.selectors.direct_messages import (
     Conversation,
@@ -69,6 +70,7 @@ __all__ = [
     "ACCOUNT_STATES",
     "MAX_REFILL_READS",
     "SUGGESTION_SCAN",
+    "BookmarkPage",
     "Conversation",
     "ConversationSummary",
     "LikedPage",
@@ -81,6 +83,7 @@ __all__ = [
     "find_conversation",
     "get_all_users",
     "get_blocked_users",
+    "get_bookmarks",
     "get_conversation",
     "get_conversations",
     "get_entry",

@@ -1,12 +1,12 @@
 """Turning the ids of a timeline into what a viewer sees: entries with the status to show, who reposted it,
-and whether the viewer liked or reposted it.
+and whether the viewer liked, reposted or bookmarked it.
 
-One round trip on a single Redis server once this process has seen the page's statuses: ``store.pages`` reads
-what can change (existence, counters, the viewer's likes and reposts, the policy's relations with the page's
-authors) and ``status_cache`` supplies the rest, reading the full hashes of statuses it has not seen in one
-more round trip. Deleted statuses, reposts of deleted originals and what the policy does not let the viewer
-see are left out; an original that would show twice on one page (through the author and through a repost that
-reached the timeline first) shows once.
+One round trip on a single Redis server once this process has seen the page's statuses: ``store.pages`` reads what
+can change (existence, counters, the viewer's likes, reposts and bookmarks, the policy's relations with the page's
+authors) and ``status_cache`` supplies the rest, reading the full hashes of statuses it has not seen in one more
+round trip. Deleted statuses, reposts of deleted originals and what the policy does not let the viewer see are left
+out; an original that would show twice on one page (through the author and through a repost that reached the
+timeline first) shows once.
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ def entries_of(read: PageRead, *, viewer: int | None, context: str = policy.FEED
                 continue
             by = Author(status.uid, status.login, status.name)
             status_id = original.id
-            entry = make(original, by, status.id, row.liked == 1, row.reposted == 1, status)
+            entry = make(original, by, status.id, row.liked == 1, row.reposted == 1, status, row.bookmarked == 1)
         else:
-            entry = make(status, None, None, row.liked == 1, row.reposted == 1)
+            entry = make(status, None, None, row.liked == 1, row.reposted == 1, None, row.bookmarked == 1)
         if status_id in seen:
             continue
         seen.add(status_id)

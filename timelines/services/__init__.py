@@ -2,7 +2,7 @@
 
 - ``users``: create and discard users;
 - ``statuses``: post statuses and replies, and delete them (``cleanup`` cleans what hangs on a deleted post);
-- ``reposts`` and ``likes``;
+- ``reposts`` and ``likes``; ``bookmarks`` (a person's private list of saved posts);
 - ``direct_messages``: conversations of direct messages (``send_message`` is in ``statuses``);
 - ``notifications``: mentions, replies, reposts, likes and follows, in the feed of whom they concern (and
   dismissing or clearing them);
@@ -23,6 +23,7 @@ those of its exercise solutions. The public API is re-exported here: ``services.
 
 from __future__ import annotations
 
+from timelines.services.bookmarks import bookmark_status, unbookmark_status
 from timelines.services.delivery import clean_timelines, syndicate_status
 from timelines.services.direct_messages import mark_conversation_read
 from timelines.services.follows import REQUESTED, follow_user, unfollow_user, withdraw_follow_request
@@ -62,6 +63,7 @@ __all__ = [
     "RefillStep",
     "approve_follow_request",
     "block_user",
+    "bookmark_status",
     "clean_list_name",
     "clean_location",
     "clean_login",
@@ -94,6 +96,7 @@ __all__ = [
     "set_private",
     "syndicate_status",
     "unblock_user",
+    "unbookmark_status",
     "undo_repost",
     "unfollow_user",
     "unfollow_user_list",

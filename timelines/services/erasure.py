@@ -151,6 +151,7 @@ def _own_keys(uid: int) -> list[str]:
         keys.home_reposts(uid),
         keys.user_reposts(uid),
         keys.likes_of(uid),
+        keys.bookmarks_of(uid),
         keys.notifications(uid),
         keys.notifications_read(uid),
         keys.notifications_unread(uid),

@@ -4,10 +4,10 @@ One module per concern, used as ``store.<module>.<function>``: ``users``, ``stat
 ZSET), ``fanout`` (writes to many timelines at once), ``copies`` (an author's newest statuses into one timeline),
 ``unfollows`` (an unfollow with what it takes out of a home), ``graph`` (id sets with counters: followers,
 following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads), ``messages``
-(direct messages' conversations), ``likes``, ``reposts``, ``notifications``, ``privacy``, ``pages`` (a page of
-statuses for one viewer), ``tags``, ``search`` and ``profiles`` (discovery and profile edits), ``moderation``,
-``stats`` (the dashboard's counters) and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in
-``scripts/``.
+(direct messages' conversations), ``likes``, ``bookmarks``, ``reposts``, ``notifications``, ``privacy``, ``pages``
+(a page of statuses for one viewer), ``tags``, ``search`` and ``profiles`` (discovery and profile edits),
+``moderation``, ``stats`` (the dashboard's counters) and ``health`` (the servers' memory and keys); ``lua``
+registers the scripts in ``scripts/``.
 
 Functions here know keys and commands, not rules: services decide what to write and in which order, selectors
 decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless its
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from timelines.store import (
     batch,
+    bookmarks,
     conversations,
     copies,
     fanout,
@@ -48,6 +49,7 @@ from timelines.store import (
 
 __all__ = [
     "batch",
+    "bookmarks",
     "conversations",
     "copies",
     "fanout",

@@ -1,13 +1,13 @@
 """Reading a page of statuses for one viewer in as few round trips as possible: one on a single Redis server.
 
-A page needs, for each status: whether it still exists, its counters (replies, reposts, likes), which
-original a repost stands for, and whether the viewer liked or reposted what it shows; and, for the policy, the
-moderation flags of the page's authors and the viewer's blocks, mutes and follows among them. Everything else
-in a status hash (author, text, time, reply and mention fields, extra data) never changes after the status is
-written, so readers keep those parts in a per-process cache (``selectors.status_cache``) and fetch the full
-hashes of the statuses they have not seen yet with ``store.statuses.get_statuses``. ``posted`` comes back
-with every status so a cached copy is used only for the very status it was read from (a flushed or restored
-Redis hands out the same ids again, never the same microsecond).
+A page needs, for each status: whether it still exists, its counters (replies, reposts, likes), which original a
+repost stands for, and whether the viewer liked, reposted or bookmarked what it shows; and, for the policy, the
+moderation flags of the page's authors and the viewer's blocks, mutes and follows among them. Everything else in a
+status hash (author, text, time, reply and mention fields, extra data) never changes after the status is written, so
+readers keep those parts in a per-process cache (``selectors.status_cache``) and fetch the full hashes of the
+statuses they have not seen yet with ``store.statuses.get_statuses``. ``posted`` comes back with every status so a
+cached copy is used only for the very status it was read from (a flushed or restored Redis hands out the same ids
+again, never the same microsecond).
 
 On one server ``scripts/read_page.lua`` does it all in one call. On a Redis Cluster a script may not read keys
 of other slots, so the same data is read in four pipelined round trips (ids; statuses; originals; the viewer's
@@ -31,7 +31,7 @@ from timelines.store.timelines import timeline_page
 # deleted (store.conversations); with posted, stored as ``P`` or, in older hashes, ``posted`` (store.status_hash).
 STATUS_FIELDS = ("posted", "uid", "repost_of", "reply_count", "repost_count", "like_count", "in_reply_to_deleted")
 ORIGINAL_FIELDS = ("posted", "uid", "reply_count", "repost_count", "like_count", "in_reply_to_deleted")
-ENTRY_WIDTH = 15
+ENTRY_WIDTH = 16
 AUTHOR_WIDTH = 7
 
 
@@ -54,6 +54,7 @@ class PageEntry(NamedTuple):
     original_reply_gone: int
     liked: int  # 1 when the viewer liked the status shown (the original, for a repost)
     reposted: int  # 1 when the viewer reposted it
+    bookmarked: int  # 1 when the viewer bookmarked it
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,7 @@ def _viewer_keys(viewer: int | None) -> list[str]:
         keys.blocked_by(viewer),
         keys.mutes(viewer),
         keys.following(viewer),
+        keys.bookmarks_of(viewer),
     ]
 
 
@@ -197,15 +199,17 @@ def _read_in_pipelines(ids: list[int], viewer: int | None) -> PageRead:
                 authors.append(int(uid))
     liked: list[Any] = [None] * len(ids)
     reposted: list[Any] = [None] * len(ids)
+    bookmarked: list[Any] = [None] * len(ids)
     rows: list[list[Any]] = []
     with client.pipeline(transaction=False) as pipe:
         if authors:
             pipe.smismember(keys.SUSPENDED_USERS, authors)
             pipe.smismember(keys.LIMITED_USERS, authors)
-        relation_keys = _viewer_keys(viewer)[2:]
+        relation_keys = _viewer_keys(viewer)[2:6]
         if viewer is not None:
             pipe.zmscore(keys.likes_of(viewer), shown)
             pipe.hmget(keys.user_reposts(viewer), shown)
+            pipe.zmscore(keys.bookmarks_of(viewer), shown)
             if authors:
                 for key in relation_keys:
                     pipe.zmscore(key, authors)
@@ -215,14 +219,15 @@ def _read_in_pipelines(ids: list[int], viewer: int | None) -> PageRead:
     else:
         suspended = limited = []
     if viewer is not None:
-        liked, reposted, *relations = replies
+        liked, reposted, bookmarked, *relations = replies
     else:
         relations = []
     for index, uid in enumerate(authors):
         found = [relation[index] for relation in relations] if relations else [None] * 4
         rows.append([uid, suspended[index], limited[index], *found])
     entries = []
-    for fields, original, is_liked, is_reposted in zip(statuses, originals_of, liked, reposted, strict=True):
+    flags = zip(statuses, originals_of, liked, reposted, bookmarked, strict=True)
+    for fields, original, is_liked, is_reposted, is_bookmarked in flags:
         source = originals[original] if original else empty
         exists = bool(fields[1])
         original_exists = bool(source[1])
@@ -237,6 +242,7 @@ def _read_in_pipelines(ids: list[int], viewer: int | None) -> PageRead:
                 *(_number(value) if original_exists else 0 for value in source[2:6]),
                 int(is_liked is not None),
                 int(is_reposted is not None),
+                int(is_bookmarked is not None),
             )
         )
     relation_rows = [[*row[:3], *(value is not None for value in row[3:])] for row in rows]

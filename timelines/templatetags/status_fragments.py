@@ -2,10 +2,10 @@
 rendered fragments (``socialsite.fragments``), so a page of 30 posts renders 30 cached strings instead of 30
 template includes.
 
-What a fragment shows depends on the post (immutable but for its counters; its id and posted time name it),
-who looks (nobody, its author, or someone else; whether they liked or reposted it), the page it is on (forms
-carry it as ``next``) and the time (its age, "5 min"); all of that is the cache key. The CSRF token in its
-forms is put in on the way out.
+What a fragment shows depends on the post (immutable but for its counters; its id and posted time name it), who
+looks (nobody, its author, or someone else; whether they liked, reposted or bookmarked it), the page it is on (forms
+carry it as ``next``) and the time (its age, "5 min"); all of that is the cache key. The CSRF token in its forms is
+put in on the way out.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ def _key(entry: Any, viewer_uid: int | None, current_path: str, fresh: bool, foc
         status.like_count,
         entry.liked,
         entry.reposted,
+        entry.bookmarked,
         reposted_by.id if reposted_by else None,
         role,
         current_path,

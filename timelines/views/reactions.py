@@ -1,5 +1,5 @@
-"""Like, Unlike, Repost and Undo repost: a form post answered with a redirect, or with htmx the post's
-buttons with fresh counts."""
+"""Like, Unlike, Repost, Undo repost, Bookmark and Remove bookmark: a form post answered with a redirect, or with
+htmx the post's buttons with fresh counts."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ _ACTIONS: dict[str, tuple[Callable[..., bool], str]] = {
     "unlike": (services.unlike_status, "Like removed."),
     "repost": (services.repost_status, "Reposted."),
     "unrepost": (services.undo_repost, "Repost undone."),
+    "bookmark": (services.bookmark_status, "Bookmarked."),
+    "unbookmark": (services.unbookmark_status, "Bookmark removed."),
 }
 
 
@@ -32,7 +34,7 @@ def _act(request: HttpRequest, status_id: int, action: str) -> HttpResponse:
         service(uid=uid, status_id=status_id)
     except exceptions.StatusNotFound:
         raise Http404(exceptions.STATUS_NOT_FOUND) from None
-    except exceptions.CannotRepost as error:
+    except (exceptions.CannotRepost, exceptions.TooManyBookmarks) as error:
         if wants_fragment(request):
             return HttpResponse(error.message, status=403, content_type="text/plain; charset=utf-8")
         return render(request, "error.html", {"message": error.message}, status=403)
@@ -42,7 +44,7 @@ def _act(request: HttpRequest, status_id: int, action: str) -> HttpResponse:
         except exceptions.StatusNotFound:
             raise Http404(exceptions.STATUS_NOT_FOUND) from None
         entry_id = parse_int(request.POST.get("entry"), "entry") or entry.entry_id
-        shown = TimelineEntry(entry.status, None, entry_id, entry.liked, entry.reposted)
+        shown = TimelineEntry(entry.status, None, entry_id, entry.liked, entry.reposted, bookmarked=entry.bookmarked)
         return announce(render(request, "timelines/_status_buttons.html", {"status": shown}), done)
     messages.success(request, done)
     try:
@@ -74,3 +76,15 @@ def repost(request: HttpRequest, status_id: int) -> HttpResponse:
 @require_POST
 def unrepost(request: HttpRequest, status_id: int) -> HttpResponse:
     return _act(request, status_id, "unrepost")
+
+
+@login_required
+@require_POST
+def bookmark(request: HttpRequest, status_id: int) -> HttpResponse:
+    return _act(request, status_id, "bookmark")
+
+
+@login_required
+@require_POST
+def unbookmark(request: HttpRequest, status_id: int) -> HttpResponse:
+    return _act(request, status_id, "unbookmark")

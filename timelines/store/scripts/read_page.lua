@@ -1,6 +1,6 @@
 -- The one round trip of a page of statuses on a single Redis server (store.pages): the page's ids, what each
 -- entry needs besides the immutable fields a reader caches (store.pages explains why those never go stale),
--- the viewer's likes and reposts of what the page shows, and the policy's relations between the viewer and
+-- the viewer's likes, reposts and bookmarks of what the page shows, and the policy's relations between the viewer and
 -- the page's authors. It reads status hashes named by the timeline's members, so it is never sent to a
 -- Redis Cluster (store.pages reads the same there in a few pipelines).
 -- KEYS[1]  the timeline ZSET (home:{uid}, profile:{uid}, list:statuses:{id}, tag timeline), or any key in
@@ -8,17 +8,17 @@
 -- KEYS[2]  its owner's hash, only checked for existence when the timeline is empty
 -- KEYS[3]  users:suspended   SET
 -- KEYS[4]  users:limited     SET
--- KEYS[5..10] with a viewer: likes:{v} ZSET, user:reposts:{v} HASH, blocks:{v}, blocked:by:{v}, mutes:{v},
---          following:{v} ZSETs
+-- KEYS[5..11] with a viewer: likes:{v} ZSET, user:reposts:{v} HASH, blocks:{v}, blocked:by:{v}, mutes:{v},
+--          following:{v}, bookmarks:{v} ZSETs
 -- ARGV[1]  "timeline" (read a page of KEYS[1]) or "ids" (read the ids ARGV[7..])
 -- ARGV[2]  max_id, ARGV[3] since_id, ARGV[4] offset, ARGV[5] count (page_ids.lua; "timeline" mode)
 -- ARGV[6]  a status key with "\0" where its id goes (keys.status)
 -- returns  false when the timeline is empty and its owner does not exist; else {ids, entries, authors}:
 --          ids      {id, ...} newest first
---          entries  15 values per id: posted, uid, repost_of, reply_count, repost_count, like_count,
+--          entries  16 values per id: posted, uid, repost_of, reply_count, repost_count, like_count,
 --                   in_reply_to_deleted of the status (uid false: deleted; repost_of false: not a repost), the
---                   same but repost_of for a repost's original (uid false: not a repost, or deleted), then liked
---                   and reposted (1/0) of the status shown; uids and counts as integers (0 when absent), posted
+--                   same but repost_of for a repost's original (uid false: not a repost, or deleted), then liked,
+--                   reposted and bookmarked (1/0) of the status shown; uids and counts as integers (0 when absent), posted
 --                   as integer microseconds, or as the text of seconds of a hash written before
 --                   store.status_hash's layout
 --          authors  7 values per author of a shown status or original: uid, suspended, limited, then (1/0)
@@ -37,7 +37,7 @@ else
   end
 end
 local prefix, suffix = string.match(ARGV[6], '^(.*)%z(.*)$')
-local viewer = #KEYS >= 10
+local viewer = #KEYS >= 11
 
 local entries, shown, authors, seen = {}, {}, {}, {}
 -- A status's posted time: integer microseconds (an integer reply) under 'P', or text of seconds under
@@ -79,6 +79,7 @@ for _, id in ipairs(ids) do
   end
   entries[#entries + 1] = 0
   entries[#entries + 1] = 0
+  entries[#entries + 1] = 0
   shown[#shown + 1] = shown_id
   author(status[2])
 end
@@ -86,12 +87,16 @@ end
 if viewer and #shown > 0 then
   local liked = redis.call('ZMSCORE', KEYS[5], unpack(shown))
   local reposted = redis.call('HMGET', KEYS[6], unpack(shown))
+  local bookmarked = redis.call('ZMSCORE', KEYS[11], unpack(shown))
   for i = 1, #shown do
     if liked[i] then
-      entries[15 * i - 1] = 1
+      entries[16 * i - 2] = 1
     end
     if reposted[i] then
-      entries[15 * i] = 1
+      entries[16 * i - 1] = 1
+    end
+    if bookmarked[i] then
+      entries[16 * i] = 1
     end
   end
 end
