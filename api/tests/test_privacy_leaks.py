@@ -82,6 +82,7 @@ def reads(people: People, items: Items, lists: list[int]) -> dict[str, list[str]
         "api:list_accounts": [f"/api/v1/lists/{list_id}/accounts" for list_id in lists],
         "api:list_timeline": [f"/api/v1/timelines/list/{list_id}" for list_id in lists],
         "api:bookmarks": ["/api/v1/bookmarks"],
+        "api:conversations": ["/api/v1/conversations"],
     }
 
 

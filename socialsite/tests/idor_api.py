@@ -13,7 +13,17 @@ from django.urls import reverse
 
 from api import oauth
 from api.models import AccessToken
-from socialsite.tests.idor_attempts import HIDDEN, OWN, REFUSED, Aim, Attempt, a_post, visible
+from socialsite.tests.idor_attempts import (
+    HIDDEN,
+    OWN,
+    REFUSED,
+    Aim,
+    Attempt,
+    _a_conversation,
+    _in_conversation,
+    a_post,
+    visible,
+)
 from socialsite.tests.idor_world import Person, World
 from timelines import selectors
 
@@ -59,6 +69,7 @@ API_READS = {
     "api:nodeinfo",
     "api:webfinger",
     "api:bookmarks",
+    "api:conversations",
 }
 
 
@@ -165,6 +176,19 @@ def _dismiss(rng: random.Random, world: World, actor: Person, owner: Person) -> 
     return _api(actor, "api:dismiss_notification", [target], {}, OWN, f"API dismiss notification {target}")
 
 
+def _on_conversation(name: str, method: str) -> Aim:
+    """Mark read or remove one of the owner's conversations: the actor's own list when they are part of it, else
+    404 exactly as for one that does not exist."""
+
+    def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+        conversation_id = _a_conversation(rng, owner)
+        expect = OWN if _in_conversation(actor, conversation_id) else REFUSED
+        what = f"API {name} {conversation_id}"
+        return _api(actor, f"api:{name}", [conversation_id], {}, expect, what, method=method)
+
+    return aim
+
+
 def _revoke(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
     """Revoking the owner's token with an app of the actor's: refused (it is not that app's token); the owner's
     token must still work afterwards (``test_idor`` checks every token at the end)."""
@@ -208,6 +232,8 @@ API_WRITES: dict[str, Aim] = {
     "api:unreblog": _on_post("unreblog"),
     "api:bookmark": _on_post("bookmark"),
     "api:unbookmark": _on_post("unbookmark"),
+    "api:conversation_read": _on_conversation("conversation_read", "post"),
+    "api:conversation": _on_conversation("conversation", "delete"),
     "api:follow": _on_person("follow"),
     "api:unfollow": _on_person("unfollow"),
     "api:block": _on_person("block"),

@@ -21,6 +21,7 @@ from timelines.selectors.direct_messages import (
     ConversationSummary,
     find_conversation,
     get_conversation,
+    get_conversation_summary,
     get_conversations,
     get_unread_conversations,
 )
@@ -85,6 +86,7 @@ __all__ = [
     "get_blocked_users",
     "get_bookmarks",
     "get_conversation",
+    "get_conversation_summary",
     "get_conversations",
     "get_entry",
     "get_follow_request_count",

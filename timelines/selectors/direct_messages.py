@@ -58,10 +58,37 @@ def _authors(uids: list[int]) -> dict[int, Author]:
     return found
 
 
-def get_conversations(*, uid: int, before: float | None = None, count: int = PAGE_SIZE) -> list[ConversationSummary]:
-    """``uid``'s conversations, newest message first (``before``: older than that time)."""
+def get_conversations(
+    *,
+    uid: int,
+    before: float | None = None,
+    count: int = PAGE_SIZE,
+    after: float | None = None,
+    oldest_first: bool = False,
+) -> list[ConversationSummary]:
+    """``uid``'s conversations, newest message first, with a last message older than ``before`` (and newer than
+    ``after``; with ``oldest_first``, the ``count`` just after ``after``, a page back towards the newest)."""
     count = max(1, min(count, limits.MAX_PAGE_SIZE))
-    page, unread = store.messages.conversations_page(uid, before=before, count=count)
+    page, unread = store.messages.conversations_page(
+        uid, before=before, count=count, after=after, oldest_first=oldest_first
+    )
+    return _summaries(uid, page, unread)
+
+
+def get_conversation_summary(*, uid: int, conversation_id: int) -> ConversationSummary:
+    """One line of ``uid``'s conversations, as ``get_conversations`` shows it. Raises ``ConversationNotFound``
+    when there is none, ``uid`` is not part of it, or it is not among their conversations (they removed it, and
+    no message came since)."""
+    if not 0 < conversation_id < limits.MAX_ID:
+        raise exceptions.ConversationNotFound()
+    when, unread = store.messages.listed(uid, conversation_id)
+    found = _summaries(uid, [(conversation_id, when or 0.0)], {conversation_id} if unread else set())
+    if when is None or not found:
+        raise exceptions.ConversationNotFound()
+    return found[0]
+
+
+def _summaries(uid: int, page: list[tuple[int, float]], unread: set[int]) -> list[ConversationSummary]:
     ids = [cid for cid, _ in page]
     summaries = store.messages.summaries(ids)
     people = _authors(sorted({person for found, _ in summaries for person in found if person != uid}))

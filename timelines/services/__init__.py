@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from timelines.services.bookmarks import bookmark_status, unbookmark_status
 from timelines.services.delivery import clean_timelines, syndicate_status
-from timelines.services.direct_messages import mark_conversation_read
+from timelines.services.direct_messages import mark_conversation_read, remove_conversation
 from timelines.services.follows import REQUESTED, follow_user, unfollow_user, withdraw_follow_request
 from timelines.services.likes import like_status, unlike_status
 from timelines.services.lists import (
@@ -89,6 +89,7 @@ __all__ = [
     "rebuild_timeline",
     "refill_timeline",
     "reject_follow_request",
+    "remove_conversation",
     "rename_user_list",
     "repost_status",
     "request_refill",

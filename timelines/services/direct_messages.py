@@ -105,6 +105,17 @@ def mark_conversation_read(*, uid: int, conversation_id: int) -> int:
     return unread
 
 
+def remove_conversation(*, uid: int, conversation_id: int) -> bool:
+    """Take conversation ``conversation_id`` out of ``uid``'s list (Mastodon's "remove conversation"): nobody
+    else's list changes, and its next message brings it back, unread. True when it was listed. Their open pages
+    learn the new unread count. Raises ``ConversationNotFound``."""
+    participants_or_refuse(uid=uid, conversation_id=conversation_id)
+    removed, unread = store.messages.unlist(uid, conversation_id)
+    if removed:
+        publish(events.messages_changed(uid=uid, unread=unread))
+    return removed
+
+
 def leave_all(*, uid: int) -> None:
     """An erased account's side of its conversations: out of their lists (its messages were deleted)."""
     store.messages.forget_person(uid)

@@ -99,15 +99,45 @@ def set_last(conversation_id: int, people: Sequence[int], last: float | None) ->
     return {uid: int(replies[index * step + step - 1]) for index, uid in enumerate(people)}
 
 
-def conversations_page(uid: int, *, before: float | None, count: int) -> tuple[list[tuple[int, float]], set[int]]:
-    """``uid``'s conversations (id, time of the last message), newest first, older than ``before``, and the
-    ids of their unread ones. One round trip."""
+def conversations_page(
+    uid: int, *, before: float | None, count: int, after: float | None = None, oldest_first: bool = False
+) -> tuple[list[tuple[int, float]], set[int]]:
+    """``uid``'s conversations (id, time of the last message), newest first, with a time strictly between
+    ``after`` and ``before``: the newest ``count`` of them, or with ``oldest_first`` the ``count`` just after
+    ``after``; and the ids of their unread ones. One round trip."""
     highest = "+inf" if before is None else f"({before!r}"
+    lowest = "-inf" if after is None else f"({after!r}"
     with get_redis().pipeline(transaction=False) as pipe:
-        pipe.zrevrangebyscore(keys.conversations_of(uid), highest, "-inf", start=0, num=count, withscores=True)
+        if oldest_first:
+            pipe.zrangebyscore(keys.conversations_of(uid), lowest, highest, start=0, num=count, withscores=True)
+        else:
+            pipe.zrevrangebyscore(keys.conversations_of(uid), highest, lowest, start=0, num=count, withscores=True)
         pipe.smembers(keys.conversations_unread(uid))
         page, unread = pipe.execute()
+    if oldest_first:
+        page.reverse()
     return [(int(cid), float(score)) for cid, score in page], {int(cid) for cid in unread}
+
+
+def listed(uid: int, conversation_id: int) -> tuple[float | None, bool]:
+    """The time of ``conversation_id`` in ``uid``'s conversations (None when it is not among them) and whether it
+    is unread there. One round trip."""
+    with get_redis().pipeline(transaction=False) as pipe:
+        pipe.zscore(keys.conversations_of(uid), str(conversation_id))
+        pipe.sismember(keys.conversations_unread(uid), conversation_id)
+        when, unread = pipe.execute()
+    return (float(when) if when is not None else None), bool(unread)
+
+
+def unlist(uid: int, conversation_id: int) -> tuple[bool, int]:
+    """Take a conversation out of ``uid``'s list and unread marks (its next message puts it back: ``add_message``
+    adds it again); whether it was listed, and how many stay unread. One round trip."""
+    with get_redis().pipeline(transaction=False) as pipe:
+        pipe.zrem(keys.conversations_of(uid), str(conversation_id))
+        pipe.srem(keys.conversations_unread(uid), conversation_id)
+        pipe.scard(keys.conversations_unread(uid))
+        removed, _, unread = pipe.execute()
+    return bool(removed), int(unread)
 
 
 def summaries(conversation_ids: Sequence[int]) -> list[tuple[list[int], int | None]]:
