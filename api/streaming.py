@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -205,12 +206,18 @@ async def take_place(scope: dict[str, Any], send: Any) -> places.Places | None:
     return None
 
 
+def _user_encoder(uid: int, origin: Origin) -> Any:
+    return MastodonEncoder(uid, origin, notifications=True)
+
+
 class UserStream(LivePage):
     """``GET /api/v1/streaming/user`` (home and notifications), and with ``posts=False``
-    ``/api/v1/streaming/user/notification`` (notifications only)."""
+    ``/api/v1/streaming/user/notification`` (notifications only). ``encoder`` makes the stream's encoder for its
+    person and origin: another framing of the same person's notices (``api.direct_stream``)."""
 
-    def __init__(self, *, posts: bool = True) -> None:
+    def __init__(self, *, posts: bool = True, encoder: Callable[[int, Origin], Any] = _user_encoder) -> None:
         super().__init__(posts=posts)
+        self.make_encoder = encoder
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -247,7 +254,7 @@ class UserStream(LivePage):
                 send,
                 scope.get(RAW_SEND),
                 taken=taken,
-                encoder=MastodonEncoder(uid, origin, notifications=True),
+                encoder=self.make_encoder(uid, origin),
                 opening=OPENING,
             )
         finally:

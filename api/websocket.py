@@ -1,7 +1,7 @@
 """Mastodon's streaming WebSocket (``/api/v1/streaming``): one connection, many streams, chosen with
-``{"type": "subscribe", "stream": "user"}`` (or ``user:notification``, ``public``, ``public:local``, ``hashtag`` and
-``hashtag:local`` with ``"tag"``) and ended with ``unsubscribe``; each event arrives as
-``{"stream": ["user"], "event": "update", "payload": "<the Status as a JSON string>"}``.
+``{"type": "subscribe", "stream": "user"}`` (or ``user:notification``, ``public``, ``public:local``, ``hashtag``
+and ``hashtag:local`` with ``"tag"``, ``list`` with ``"list"``, ``direct``) and ended with ``unsubscribe``; each
+event arrives as ``{"stream": ["user"], "event": "update", "payload": "<the Status as a JSON string>"}``.
 
 Every subscription runs the matching server-sent-events stream (``api.streaming``, ``api.public_streams``) and
 passes its events on: the same authentication, subscription, policy and cut-offs, never a second
@@ -21,7 +21,9 @@ from urllib.parse import parse_qs, urlencode
 
 from asgiref.sync import sync_to_async
 
+from api.direct_stream import direct_stream
 from api.errors import INVALID_TOKEN
+from api.list_stream import list_stream
 from api.public_streams import hashtag, public
 from api.streaming import header, notification_stream, token_text, user_stream, viewer
 from socialsite.redis_client import UNAVAILABLE_ERRORS
@@ -37,6 +39,8 @@ STREAMS: dict[str, Callable[..., Any]] = {
     "public:local": public,
     "hashtag": hashtag,
     "hashtag:local": hashtag,
+    "list": list_stream,
+    "direct": direct_stream,
 }
 MAX_SUBSCRIPTIONS = 20
 MAX_MESSAGE_BYTES = 4096
@@ -78,7 +82,16 @@ class Connection:
         if stream.startswith("hashtag") and not isinstance(tag, str):
             await self.error("Missing tag name parameter")
             return
-        key = (stream, tag.lower()) if stream.startswith("hashtag") else (stream,)  # type: ignore[union-attr]
+        chosen = message.get("list")
+        if stream == "list" and not isinstance(chosen, str | int):
+            await self.error("Missing list name parameter")
+            return
+        if stream.startswith("hashtag"):
+            key: tuple[str, ...] = (stream, tag.lower())  # type: ignore[union-attr]
+        elif stream == "list":
+            key = (stream, str(chosen))
+        else:
+            key = (stream,)
         if kind == "unsubscribe":
             await self.stop(key)
             return
@@ -88,8 +101,11 @@ class Connection:
             await self.error("Too many subscriptions", 429)
             return
         stop = asyncio.Event()
-        query = urlencode({"tag": tag}) if tag is not None else ""
-        task = asyncio.ensure_future(self.relay(STREAMS[stream], [stream, *([tag] if tag else [])], query, stop))
+        if stream == "list":
+            query, names = urlencode({"list": str(chosen)}), [stream, str(chosen)]
+        else:
+            query, names = (urlencode({"tag": tag}) if tag is not None else ""), [stream, *([tag] if tag else [])]
+        task = asyncio.ensure_future(self.relay(STREAMS[stream], names, query, stop))
         self.streams[key] = (task, stop)
 
     async def stop(self, key: tuple[str, ...]) -> None:
@@ -178,7 +194,12 @@ async def websocket_stream(scope: dict[str, Any], receive: Any, send: Any) -> No
         initial = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         if initial.get("stream"):
             await connection.handle(
-                {"type": "subscribe", "stream": initial["stream"][0], "tag": (initial.get("tag") or [None])[0]}
+                {
+                    "type": "subscribe",
+                    "stream": initial["stream"][0],
+                    "tag": (initial.get("tag") or [None])[0],
+                    "list": (initial.get("list") or [None])[0],
+                }
             )
         while True:
             message = await receive()

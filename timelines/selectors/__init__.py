@@ -35,6 +35,7 @@ from timelines.selectors.follows import (
 from timelines.selectors.likes import LikedPage, get_liked_statuses
 from timelines.selectors.lists import (
     get_list_choices,
+    get_list_member_ids,
     get_list_members,
     get_user_list,
     get_user_lists,
@@ -99,6 +100,7 @@ __all__ = [
     "get_liked_statuses",
     "get_likers",
     "get_list_choices",
+    "get_list_member_ids",
     "get_list_members",
     "get_list_status_messages",
     "get_local_timeline",

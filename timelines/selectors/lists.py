@@ -36,6 +36,12 @@ def get_list_members(*, list_id: int, page: int = 1, count: int = limits.DEFAULT
     return get_users(uids=uids)
 
 
+def get_list_member_ids(*, list_id: int, limit: int = limits.MAX_LIST_MEMBERS) -> frozenset[int]:
+    """The uids of a list's members (at most ``limit``, the most recently added), for a stream's index. One
+    round trip."""
+    return frozenset(store.graph.set_members(keys.list_members(list_id), offset=0, count=limit))
+
+
 def is_list_member(*, list_id: int, uid: int) -> bool:
     return store.graph.memberships(keys.list_members(list_id), [uid]) == [True]
 
