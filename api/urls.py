@@ -12,6 +12,7 @@ from api.views import (
     bookmarks,
     conversations,
     discovery,
+    favourites,
     instance,
     lists,
     markers,
@@ -22,6 +23,7 @@ from api.views import (
     relations,
     search,
     statuses,
+    tags,
     timelines,
 )
 
@@ -83,6 +85,11 @@ urlpatterns = [
     route(rf"api/v1/statuses/{ID.format('status_id')}/bookmark", bookmarks.bookmark, "bookmark"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/unbookmark", bookmarks.unbookmark, "unbookmark"),
     route(r"api/v1/bookmarks", bookmarks.index, "bookmarks"),
+    route(r"api/v1/favourites", favourites.index, "favourites"),
+    route(rf"api/v1/tags/{ID.format('name')}", tags.detail, "tag_detail"),
+    route(rf"api/v1/tags/{ID.format('name')}/follow", tags.follow, "follow_tag"),
+    route(rf"api/v1/tags/{ID.format('name')}/unfollow", tags.unfollow, "unfollow_tag"),
+    route(r"api/v1/followed_tags", tags.followed, "followed_tags"),
     route(r"api/v1/conversations", conversations.index, "conversations"),
     route(rf"api/v1/conversations/{ID.format('conversation_id')}", conversations.remove, "conversation"),
     route(rf"api/v1/conversations/{ID.format('conversation_id')}/read", conversations.read, "conversation_read"),

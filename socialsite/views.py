@@ -14,6 +14,7 @@ from django.http import (
     HttpResponseForbidden,
     HttpResponseNotFound,
     HttpResponseServerError,
+    JsonResponse,
 )
 from django.template.loader import render_to_string
 from django.urls import Resolver404
@@ -22,6 +23,9 @@ CSRF_FAILED = "This form has expired or did not come from this site. Go back, re
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        # The client API's unknown paths answer as its endpoints do: Mastodon's JSON error, never a page.
+        return JsonResponse({"error": "Record not found"}, status=404, headers={"Access-Control-Allow-Origin": "*"})
     # A view's Http404 carries a message written for people ("No such user."); a URL that matched no route
     # carries Django's internals, which are not shown.
     message = ""

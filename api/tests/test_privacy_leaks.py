@@ -83,6 +83,9 @@ def reads(people: People, items: Items, lists: list[int]) -> dict[str, list[str]
         "api:list_timeline": [f"/api/v1/timelines/list/{list_id}" for list_id in lists],
         "api:bookmarks": ["/api/v1/bookmarks"],
         "api:conversations": ["/api/v1/conversations"],
+        "api:favourites": ["/api/v1/favourites"],
+        "api:tag_detail": [f"/api/v1/tags/{TAG}"],
+        "api:followed_tags": ["/api/v1/followed_tags"],
     }
 
 

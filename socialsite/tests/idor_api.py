@@ -70,6 +70,9 @@ API_READS = {
     "api:webfinger",
     "api:bookmarks",
     "api:conversations",
+    "api:favourites",
+    "api:tag_detail",
+    "api:followed_tags",
 }
 
 
@@ -134,6 +137,15 @@ def _on_person(name: str) -> Aim:
 def _plain(name: str, data: dict[str, Any], what: str) -> Aim:
     def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
         return _api(actor, name, [], data, OWN, what)
+
+    return aim
+
+
+def _on_tag(name: str) -> Aim:
+    """Following a tag: not built, so an honest 404 for everyone, and nothing of anyone's changes."""
+
+    def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+        return _api(actor, f"api:{name}", ["redis"], {}, OWN, f"API {name}")
 
     return aim
 
@@ -234,6 +246,8 @@ API_WRITES: dict[str, Aim] = {
     "api:unbookmark": _on_post("unbookmark"),
     "api:conversation_read": _on_conversation("conversation_read", "post"),
     "api:conversation": _on_conversation("conversation", "delete"),
+    "api:follow_tag": _on_tag("follow_tag"),
+    "api:unfollow_tag": _on_tag("unfollow_tag"),
     "api:follow": _on_person("follow"),
     "api:unfollow": _on_person("unfollow"),
     "api:block": _on_person("block"),

@@ -23,7 +23,8 @@ def like_status(*, uid: int, status_id: int) -> bool:
     fields = status_to_act_on(uid=uid, status_id=status_id)
     require_user(uid)
     liked_id = int(fields["id"])
-    now = time.time()
+    # Whole microseconds: the time is also a page cursor (the client API's favourites), exact only at that grain.
+    now = round(time.time(), 6)
     added = store.likes.add_liker(liked_id, uid, now)
     if added < 0:
         raise exceptions.StatusNotFound()

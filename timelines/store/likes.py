@@ -49,10 +49,19 @@ def remove_likes(uids: Sequence[int | str], status_id: int) -> None:
         pipe.execute()
 
 
-def liked_page(uid: int, *, before: float | None, count: int) -> list[tuple[int, float]]:
-    """(status id, like time) of ``uid``'s likes, newest like first, liked strictly before ``before``."""
+def liked_page(
+    uid: int, *, before: float | None, count: int, after: float | None = None, oldest_first: bool = False
+) -> list[tuple[int, float]]:
+    """(status id, like time) of ``uid``'s likes, newest like first, liked strictly between ``after`` and
+    ``before``: the newest ``count`` of them, or with ``oldest_first`` the ``count`` just after ``after``."""
     highest = "+inf" if before is None else f"({before!r}"
-    pairs = get_redis().zrevrangebyscore(keys.likes_of(uid), highest, "-inf", start=0, num=count, withscores=True)
+    lowest = "-inf" if after is None else f"({after!r}"
+    client = get_redis()
+    if oldest_first:
+        pairs = client.zrangebyscore(keys.likes_of(uid), lowest, highest, start=0, num=count, withscores=True)
+        pairs.reverse()
+    else:
+        pairs = client.zrevrangebyscore(keys.likes_of(uid), highest, lowest, start=0, num=count, withscores=True)
     return [(int(member), score) for member, score in pairs]
 
 
