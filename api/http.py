@@ -134,6 +134,10 @@ def endpoint(
                 response[header] = value
             return _with_cors(response)
 
+        # What the OpenAPI description (api.openapi) reads off each endpoint.
+        wrapper.api_methods = frozenset(allowed - {"HEAD"})  # type: ignore[attr-defined]
+        wrapper.api_scopes = dict(needed)  # type: ignore[attr-defined]
+        wrapper.api_auth = auth  # type: ignore[attr-defined]
         return wrapper
 
     return decorator

@@ -86,6 +86,7 @@ def reads(people: People, items: Items, lists: list[int]) -> dict[str, list[str]
         "api:favourites": ["/api/v1/favourites"],
         "api:tag_detail": [f"/api/v1/tags/{TAG}"],
         "api:followed_tags": ["/api/v1/followed_tags"],
+        "api:openapi": ["/api/openapi.json"],
     }
 
 

@@ -73,6 +73,7 @@ API_READS = {
     "api:favourites",
     "api:tag_detail",
     "api:followed_tags",
+    "api:openapi",
 }
 
 
