@@ -82,8 +82,10 @@ def get_conversation_summary(*, uid: int, conversation_id: int) -> ConversationS
     if not 0 < conversation_id < limits.MAX_ID:
         raise exceptions.ConversationNotFound()
     when, unread = store.messages.listed(uid, conversation_id)
-    found = _summaries(uid, [(conversation_id, when or 0.0)], {conversation_id} if unread else set())
-    if when is None or not found:
+    if when is None:
+        raise exceptions.ConversationNotFound()
+    found = _summaries(uid, [(conversation_id, when)], {conversation_id} if unread else set())
+    if not found:
         raise exceptions.ConversationNotFound()
     return found[0]
 
