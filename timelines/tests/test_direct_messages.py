@@ -158,3 +158,27 @@ def test_each_participant_is_told_of_a_new_message_and_of_a_read(alice, bob):
                 break
     finally:
         pubsub.close()
+
+
+def test_removing_a_conversation_takes_it_out_of_ones_own_list_until_the_next_message(alice, bob):
+    _, conversation_id = services.send_message(uid=alice, message="first", to=(bob,))
+    assert services.remove_conversation(uid=bob, conversation_id=conversation_id) is True
+    assert services.remove_conversation(uid=bob, conversation_id=conversation_id) is False
+    assert selectors.get_conversations(uid=bob) == [] and selectors.get_unread_conversations(uid=bob) == 0
+    assert [c.id for c in selectors.get_conversations(uid=alice)] == [conversation_id]
+    with pytest.raises(exceptions.ConversationNotFound):
+        selectors.get_conversation_summary(uid=bob, conversation_id=conversation_id)
+    # Still his to read and answer: only his list changed.
+    assert selectors.get_conversation(uid=bob, conversation_id=conversation_id).messages
+    services.send_message(uid=alice, message="again", conversation_id=conversation_id)
+    summary = selectors.get_conversation_summary(uid=bob, conversation_id=conversation_id)
+    assert summary.unread and summary.last is not None and summary.last.status.message == "again"
+
+
+def test_someone_elses_conversation_cannot_be_removed(alice, bob, carol):
+    _, conversation_id = services.send_message(uid=alice, message="private", to=(bob,))
+    with pytest.raises(exceptions.ConversationNotFound):
+        services.remove_conversation(uid=carol, conversation_id=conversation_id)
+    with pytest.raises(exceptions.ConversationNotFound):
+        selectors.get_conversation_summary(uid=carol, conversation_id=conversation_id)
+    assert [c.id for c in selectors.get_conversations(uid=bob)] == [conversation_id]
