@@ -52,6 +52,7 @@ def _key(entry: Any, viewer_uid: int | None, current_path: str, fresh: bool, foc
         focused,
         status.extra.get("in_reply_to_deleted"),
         relative_time(posted),
+        relative_time(status.edited_at) if status.edited_at is not None else None,
     )
 
 
