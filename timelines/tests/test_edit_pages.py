@@ -106,3 +106,14 @@ def test_a_non_follower_cannot_see_the_history_of_a_followers_only_post():
         answer = outsider.get(f"/@alice/{status_id}/history")
         assert answer.status_code == 404
         assert "Followers only" not in answer.content.decode()
+
+
+def test_a_reposter_reads_that_the_post_they_reposted_was_edited():
+    _, alice_uid = logged_in("alice", "Alice Liddell")
+    bob, bob_uid = logged_in("bob")
+    status_id = services.post_status(uid=alice_uid, message="worth sharing")
+    services.repost_status(uid=bob_uid, status_id=status_id)
+    services.edit_status(uid=alice_uid, status_id=status_id, message="worth sharing, fixed")
+    page = bob.get("/notifications").content.decode()
+    assert re.search(r"Alice Liddell</a>\s*edited a post you reposted", page)
+    assert "worth sharing, fixed" in page
