@@ -39,6 +39,7 @@ def test_without_javascript_the_edit_page_saves_and_the_post_shows_edited_with_i
     html = page.content.decode()
     assert '<label for="edit-' in html and ">Edit your post</label>" in html and ">helo</textarea>" in html
     assert ">Save</button>" in html
+    assert f'hx-post="/@alice/{status_id}/edit"' not in html  # a plain form: its post is not on this page
 
     saved = alice.post(f"/@alice/{status_id}/edit", {"message": "hello"})
     assert saved.status_code == 302 and saved["Location"] == f"/@alice/{status_id}"
@@ -59,6 +60,7 @@ def test_in_place_the_form_replaces_the_text_and_save_gives_the_post_back():
     form = alice.get(f"/@alice/{status_id}/edit", {"next": "/"}, **HTMX)
     assert form.status_code == 200
     assert f'id="message-{status_id}"' in form.content.decode() and "<html" not in form.content.decode()
+    assert f'hx-post="/@alice/{status_id}/edit"' in form.content.decode()
 
     saved = alice.post(f"/@alice/{status_id}/edit", {"message": "second", "next": "/"}, **HTMX)
     assert saved.status_code == 200

@@ -31,12 +31,15 @@ def _post_of(login: str, status_id: int | str, viewer: int | None) -> Status:
     return status
 
 
-def _context(status: Status, form: EditForm, next_path: str, *, autofocus: bool = True) -> dict[str, object]:
+def _context(status: Status, form: EditForm, next_path: str, *, inline: bool = False) -> dict[str, object]:
+    """The edit box's context: ``inline`` in place of the post's text (htmx), else on the edit page, where it is a
+    plain form (the post it would swap back into is not on that page)."""
     return {
         "status": status,
         "form": form,
         "next": next_path,
-        "autofocus": autofocus,
+        "inline": inline,
+        "autofocus": True,
         "max_message_length": limits.MAX_MESSAGE_LENGTH,
     }
 
@@ -78,8 +81,9 @@ def edit(request: HttpRequest, login: str, status_id: str) -> HttpResponse:
         if wants_fragment(request) and "cancel" in request.GET:
             return _the_post(request, status.id, target)
         form = EditForm(initial={"message": status.message})
-        template = "timelines/_edit_form.html" if wants_fragment(request) else "timelines/edit_status.html"
-        return render(request, template, _context(status, form, target))
+        if wants_fragment(request):
+            return render(request, "timelines/_edit_form.html", _context(status, form, target, inline=True))
+        return render(request, "timelines/edit_status.html", _context(status, form, target))
     form = EditForm(request.POST)
     if form.is_valid():
         try:
@@ -95,8 +99,9 @@ def edit(request: HttpRequest, login: str, status_id: str) -> HttpResponse:
                 return announce(_the_post(request, status.id, target), "Post edited.")
             messages.success(request, "Post edited.")
             return redirect_next(request, fallback)
-    template = "timelines/_edit_form.html" if wants_fragment(request) else "timelines/edit_status.html"
-    return render(request, template, _context(status, form, target), status=400)
+    if wants_fragment(request):
+        return render(request, "timelines/_edit_form.html", _context(status, form, target, inline=True), status=400)
+    return render(request, "timelines/edit_status.html", _context(status, form, target), status=400)
 
 
 @require_safe
