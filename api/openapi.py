@@ -122,6 +122,10 @@ SCHEMAS: dict[str, Schema] = {
         optional=("text", "edited_at", "pinned"),
     ),
     "Context": entity({"ancestors": array(ref("Status")), "descendants": array(ref("Status"))}),
+    "StatusEdit": entity(
+        {"content": STRING, "spoiler_text": STRING, "sensitive": BOOLEAN, "created_at": DATE, "account": ref("Account")}
+    ),
+    "StatusSource": entity({"id": ID, "text": STRING, "spoiler_text": STRING}),
     "Notification": entity(
         {
             "id": ID,
@@ -201,7 +205,9 @@ RESPONSES: dict[str, dict[str, str | list[str] | Schema]] = {
     "blocks": {"GET": ["Account"]},
     "mutes": {"GET": ["Account"]},
     "statuses": {"POST": "Status"},
-    "status": {"GET": "Status", "DELETE": "Status"},
+    "status": {"GET": "Status", "PUT": "Status", "DELETE": "Status"},
+    "status_history": {"GET": ["StatusEdit"]},
+    "status_source": {"GET": "StatusSource"},
     "context": {"GET": "Context"},
     **{
         name: {"POST": "Status"}
@@ -292,6 +298,7 @@ BODIES: dict[str, dict[str, Schema]] = {
         "locale": STRING,
     },
     "update_credentials": {"display_name": STRING, "note": STRING, "locked": BOOLEAN},
+    "status": {"status": STRING, "spoiler_text": STRING, "sensitive": BOOLEAN, "language": STRING},
     "markers": {"notifications[last_read_id]": STRING},
 }
 
