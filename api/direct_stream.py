@@ -1,11 +1,12 @@
 """Mastodon's ``direct`` stream (``GET /api/v1/streaming/direct``, and ``direct`` on the WebSocket): the token's
 person's conversations of direct messages as they change. ``event: conversation`` carries the Conversation (as
-``/api/v1/conversations`` shows it) when a message reaches one of them, theirs included; ``event: delete`` the id
-of a message deleted from one.
+``/api/v1/conversations`` shows it) when a message reaches one of them, theirs included, or when they read one;
+``event: delete`` the id of a message deleted from one.
 
 It is the ``user`` stream's subscription without posts (``api.streaming.UserStream(posts=False)``: the person's
 own notices, their suspension ending it at once) with an encoder of its own. A ``message.created`` notice carries
-the message; the Conversation around it is read off the event loop and offered to the stream when it is ready,
+the message (and ``messages.changed`` with ``read`` a conversation the person just read, which is sent again, as
+Mastodon does); the Conversation around it is read off the event loop and offered to the stream when it is ready,
 as the ``user`` stream does with notifications. It is sent only while that message is the conversation's last the
 person may see: a message hidden from them (a block since) or overtaken by a newer one sends nothing of its own.
 """
@@ -27,13 +28,14 @@ from timelines import events as timeline_events
 from timelines import exceptions, selectors
 
 
-def _conversation_event(uid: int, origin: Origin, conversation_id: int, status_id: int) -> bytes:
-    """The ``conversation`` event for a new message, or nothing (see the module docstring)."""
+def _conversation_event(uid: int, origin: Origin, conversation_id: int, status_id: int | None) -> bytes:
+    """The ``conversation`` event for a new message (``status_id``) or a conversation just read (None), or
+    nothing (see the module docstring)."""
     try:
         summary = selectors.get_conversation_summary(uid=uid, conversation_id=conversation_id)
     except exceptions.ConversationNotFound:
         return b""
-    if summary.last is None or summary.last.status.id != status_id:
+    if status_id is not None and (summary.last is None or summary.last.status.id != status_id):
         return b""
     shaped = conversation(origin, summary)  # type: ignore[arg-type]
     return _sse("conversation", json.dumps(shaped, separators=(",", ":")))
@@ -50,7 +52,7 @@ class DirectEncoder:
     def attach(self, subscription: Any) -> None:
         self.subscription = subscription
 
-    def _announce(self, conversation_id: int, status_id: int) -> None:
+    def _announce(self, conversation_id: int, status_id: int | None) -> None:
         if self.subscription is None:
             return
 
@@ -75,6 +77,8 @@ class DirectEncoder:
                 self._announce(int(item["conversation"]), int(item["status"]["id"]))
             elif kind == timeline_events.MESSAGES_CHANGED and item.get("removed") is not None:
                 return _sse("delete", str(int(item["removed"])))
+            elif kind == timeline_events.MESSAGES_CHANGED and item.get("read") is not None:
+                self._announce(int(item["read"]), None)
         except (KeyError, TypeError, ValueError):
             return b""
         return b""

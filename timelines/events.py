@@ -107,12 +107,16 @@ def message_created(*, uid: int, conversation: int, unread: int, status: Mapping
     return encode(MESSAGE_CREATED, uid=uid, conversation=conversation, unread=unread, status=dict(status))
 
 
-def messages_changed(*, uid: int, unread: int, removed: int | None = None) -> str:
+def messages_changed(*, uid: int, unread: int, removed: int | None = None, read: int | None = None) -> str:
     """``uid``'s number of unread conversations changed; ``removed``: a deleted message, for their open
-    conversation page to take away."""
-    if removed is None:
-        return encode(MESSAGES_CHANGED, uid=uid, unread=unread)
-    return encode(MESSAGES_CHANGED, uid=uid, unread=unread, removed=removed)
+    conversation page to take away; ``read``: the conversation they just read (the client API's ``direct``
+    stream sends it again)."""
+    extra: dict[str, int] = {}
+    if removed is not None:
+        extra["removed"] = removed
+    if read is not None:
+        extra["read"] = read
+    return encode(MESSAGES_CHANGED, uid=uid, unread=unread, **extra)
 
 
 def decode(message: str | bytes) -> dict[str, Any]:

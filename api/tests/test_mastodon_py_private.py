@@ -83,6 +83,10 @@ def test_mastodon_py_streams_direct_conversations(site):
         assert event["last_status"]["id"] == message["id"] and event["unread"] is True
         assert [account["acct"] for account in event["accounts"]] == ["hal"]
         assert listener.updates == []
+        # Reading it (here, or on the site) sends it again, read.
+        gus.conversations_read(event["id"])
+        assert testing.wait_until(lambda: len(listener.conversations) == 2), listener.conversations
+        assert listener.conversations[1]["id"] == event["id"] and listener.conversations[1]["unread"] is False
         hal.status_delete(message["id"])
         assert testing.wait_until(lambda: listener.deletes == [str(message["id"])]), listener.deletes
     finally:

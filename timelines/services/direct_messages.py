@@ -101,7 +101,7 @@ def mark_conversation_read(*, uid: int, conversation_id: int) -> int:
     ``uid``'s conversations stay unread, which their open pages are told. Raises ``ConversationNotFound``."""
     participants_or_refuse(uid=uid, conversation_id=conversation_id)
     unread = store.messages.mark_read(uid, conversation_id)
-    publish(events.messages_changed(uid=uid, unread=unread))
+    publish(events.messages_changed(uid=uid, unread=unread, read=conversation_id))
     return unread
 
 

@@ -154,7 +154,8 @@ def test_each_participant_is_told_of_a_new_message_and_of_a_read(alice, bob):
             assert message is not None
             event = json.loads(message["data"])
             if event["type"] == events.MESSAGES_CHANGED:
-                assert event == {"type": events.MESSAGES_CHANGED, "v": 1, "uid": bob, "unread": 0}
+                conversation = created[bob]["conversation"]
+                assert event == {"type": events.MESSAGES_CHANGED, "v": 1, "uid": bob, "unread": 0, "read": conversation}
                 break
     finally:
         pubsub.close()
