@@ -96,7 +96,7 @@ def open_page(browser: Browser, site_url: str) -> Iterator[Callable[..., Page]]:
         )
         context.set_default_timeout(WAIT_MILLISECONDS)
         context.set_default_navigation_timeout(WAIT_MILLISECONDS)
-        context.on("weberror", lambda error: script_errors.append(f"{error.page.url if error.page else ''}: {error.error}"))
+        context.on("weberror", lambda error: script_errors.append(f"{error.page and error.page.url}: {error.error}"))
         contexts.append(context)
         return context.new_page()
 
