@@ -11,7 +11,7 @@ from timelines import services
 pytestmark = pytest.mark.django_db
 
 NOT_FOUND = {"error": "Record not found"}
-POST_ACTIONS = ("favourite", "unfavourite", "reblog", "unreblog")
+POST_ACTIONS = ("favourite", "unfavourite", "reblog", "unreblog", "bookmark", "unbookmark")
 
 
 @pytest.fixture
