@@ -186,3 +186,20 @@ def test_bookmarks_need_a_log_in_and_hidden_posts_are_404():
     assert reader.post(f"/statuses/{hidden}/bookmark").status_code == 404
     assert reader.get("/bookmarks", {"before": "x"}).status_code == 400
     assert "followers only" not in reader.get("/bookmarks").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_bookmarks_page_loads_more_without_repeating_or_skipping(monkeypatch):
+    monkeypatch.setattr("timelines.views.bookmarks.PAGE_SIZE", 3)
+    reader, reader_uid = logged_in("eve")
+    _, author_uid = logged_in("fay")
+    posts = [services.post_status(uid=author_uid, message=f"saved {n}") for n in range(7)]
+    for status_id in posts:
+        services.bookmark_status(uid=reader_uid, status_id=status_id)
+    seen, path = [], "/bookmarks"
+    while path:
+        html = reader.get(path).content.decode()
+        seen += [int(found) for found in re.findall(r'<article[^>]* id="status-(\d+)"', html)]
+        more = re.search(r'<a href="(\?before=\d+)" rel="next"', html)
+        path = "/bookmarks" + more.group(1) if more else ""
+    assert seen == posts[::-1]
