@@ -11,7 +11,8 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from api.openapi import RESPONSES, SCHEMAS, api_routes, describe
+from api.openapi import RESPONSES, api_routes, describe
+from api.schemas import SCHEMAS
 from api.tests.helpers import Api, person, token_for
 from timelines import selectors, services
 
