@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-SCENARIOS = ("home_read", "post_fanout", "mixed", "follow", "memory", "http", "streaming", "exercises", "api")
+SCENARIOS = ("home_read", "post_fanout", "mixed", "follow", "memory", "http", "streaming", "exercises", "api", "idle")
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -109,7 +109,18 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     from django.core.management import call_command
 
     from bench.harness import Context, RoundTrips
-    from bench.scenarios import api, exercises, follow, home_read, http, memory, mixed, post_fanout, streaming
+    from bench.scenarios import (
+        api,
+        exercises,
+        follow,
+        home_read,
+        http,
+        idle,
+        memory,
+        mixed,
+        post_fanout,
+        streaming,
+    )
 
     call_command("migrate", verbosity=0)
     ctx = Context(quick=args.quick)
@@ -128,6 +139,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "streaming": streaming,
         "exercises": exercises,
         "api": api,
+        "idle": idle,
     }
     rows = []
     started = time.perf_counter()

@@ -23,6 +23,7 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.tags``: ``tag:{redis}``, ``timeline:{local}``, ``trending:{tags}:<hour>``;
 - ``keys.search``: ``search:{s3}:<word>``, ``search:users:``, ``search:tags:``;
 - ``keys.moderation``: ``users:suspended``, ``users:limited``, ``stats:{stats}:<name>:<bucket>``;
+- ``keys.idle``: ``seen:{seen3}``, ``idle:homes`` (idle timelines);
 - ``keys.channels``: the pub/sub channel of typed events.
 
 Every function is re-exported here, so callers write ``keys.home_timeline(uid)``. Limits live in
@@ -34,6 +35,7 @@ from __future__ import annotations
 from timelines.keys.channels import STREAM_CHANNEL
 from timelines.keys.conversations import replies, thread
 from timelines.keys.graph import followers, following
+from timelines.keys.idle import IDLE_FIELD, IDLE_HOMES_COUNTER, SEEN_FIELD, seen_shard
 from timelines.keys.likes import likers, likes_of
 from timelines.keys.lists import LIST_ID_COUNTER, list_members, list_timeline, listed_in, lists_of, user_list
 from timelines.keys.messages import (
@@ -64,12 +66,15 @@ from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 __all__ = [
     "CONVERSATION_IDS",
     "CONVERSATION_ID_COUNTER",
+    "IDLE_FIELD",
+    "IDLE_HOMES_COUNTER",
     "LIMITED_USERS",
     "LIST_ID_COUNTER",
     "LOCAL_TIMELINE",
     "NOTIFICATION_ID_COUNTER",
     "SEARCH_TAGS",
     "SEARCH_USERS",
+    "SEEN_FIELD",
     "STATUS_ID_COUNTER",
     "STREAM_CHANNEL",
     "SUSPENDED_USERS",
@@ -109,6 +114,7 @@ __all__ = [
     "reposters",
     "search_shard",
     "search_word",
+    "seen_shard",
     "stat",
     "status",
     "tag_timeline",

@@ -138,6 +138,10 @@ def _final(uid: int) -> bool:
     leave_all(uid=uid)
     store.moderation.set_state(uid, "suspended", False)
     store.moderation.set_state(uid, "limited", False)
+    # Their last visit goes too, and an idle-dropped home stops being counted (services.idle).
+    if store.idle.is_dropped(keys.user(uid)):
+        store.idle.count_dropped(-1)
+    store.idle.forget_user(uid)
     store.users.delete_user(uid)
     return True
 

@@ -6,8 +6,8 @@ ZSET), ``fanout`` (writes to many timelines at once), ``copies`` (an author's ne
 following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads), ``messages``
 (direct messages' conversations), ``likes``, ``reposts``, ``notifications``, ``privacy``, ``pages`` (a page of
 statuses for one viewer), ``tags``, ``search`` and ``profiles`` (discovery and profile edits), ``moderation``,
-``stats`` (the dashboard's counters) and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in
-``scripts/``.
+``idle`` (last visits and idle-dropped timelines), ``stats`` (the dashboard's counters) and ``health`` (the
+servers' memory and keys); ``lua`` registers the scripts in ``scripts/``.
 
 Functions here know keys and commands, not rules: services decide what to write and in which order, selectors
 decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless its
@@ -26,6 +26,7 @@ from timelines.store import (
     fanout,
     graph,
     health,
+    idle,
     likes,
     lists,
     messages,
@@ -53,6 +54,7 @@ __all__ = [
     "fanout",
     "graph",
     "health",
+    "idle",
     "likes",
     "lists",
     "messages",
