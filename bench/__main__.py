@@ -18,7 +18,20 @@ import tempfile
 import time
 from pathlib import Path
 
-SCENARIOS = ("home_read", "post_fanout", "mixed", "follow", "memory", "http", "streaming", "exercises", "api", "idle")
+SCENARIOS = (
+    "home_read",
+    "post_fanout",
+    "mixed",
+    "follow",
+    "memory",
+    "http",
+    "streaming",
+    "exercises",
+    "api",
+    "idle",
+    "pulled",
+    "capacity",
+)
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -111,6 +124,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     from bench.harness import Context, RoundTrips
     from bench.scenarios import (
         api,
+        capacity,
         exercises,
         follow,
         home_read,
@@ -119,6 +133,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         memory,
         mixed,
         post_fanout,
+        pulled,
         streaming,
     )
 
@@ -140,6 +155,8 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "exercises": exercises,
         "api": api,
         "idle": idle,
+        "pulled": pulled,
+        "capacity": capacity,
     }
     rows = []
     started = time.perf_counter()

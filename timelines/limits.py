@@ -74,3 +74,8 @@ IDLE_SEEN_WRITE_EVERY_SECONDS = 3600
 IDLE_SEEN_SHARDS = 16
 IDLE_SWEEP_EVERY_SECONDS = 3600
 IDLE_SWEEP_BATCH = 500
+
+# Hybrid fan-out (issue 23): a home read merges the pulled posts (keys.pulled) of at most this many of the
+# accounts its reader follows whose posts are not pushed, those that posted most recently; the others'
+# posts are left out of that read (services.pulled says why this bound).
+MAX_MERGED_PER_READ = 20

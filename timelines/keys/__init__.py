@@ -24,6 +24,7 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.search``: ``search:{s3}:<word>``, ``search:users:``, ``search:tags:``;
 - ``keys.moderation``: ``users:suspended``, ``users:limited``, ``stats:{stats}:<name>:<bucket>``;
 - ``keys.idle``: ``seen:{seen3}``, ``idle:homes`` (idle timelines);
+- ``keys.pulled``: ``pulled:{42}``, ``pulled:authors`` (hybrid fan-out);
 - ``keys.channels``: the pub/sub channel of typed events.
 
 Every function is re-exported here, so callers write ``keys.home_timeline(uid)``. Limits live in
@@ -55,6 +56,7 @@ from timelines.keys.notifications import (
     notifications_unread,
 )
 from timelines.keys.privacy import blocked_by, blocks, follow_requested, follow_requests, muted_by, mutes
+from timelines.keys.pulled import PULLED_AUTHORS, pulled_posts
 from timelines.keys.refill import refill_run
 from timelines.keys.reposts import home_reposts, list_reposts, reposters, user_reposts
 from timelines.keys.search import SEARCH_TAGS, SEARCH_USERS, search_shard, search_word
@@ -72,6 +74,7 @@ __all__ = [
     "LIST_ID_COUNTER",
     "LOCAL_TIMELINE",
     "NOTIFICATION_ID_COUNTER",
+    "PULLED_AUTHORS",
     "SEARCH_TAGS",
     "SEARCH_USERS",
     "SEEN_FIELD",
@@ -109,6 +112,7 @@ __all__ = [
     "notifications_unread",
     "profile_held",
     "profile_timeline",
+    "pulled_posts",
     "refill_run",
     "replies",
     "reposters",
