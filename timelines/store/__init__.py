@@ -8,6 +8,7 @@ following, list members), ``lists``, ``refill``, ``pubsub``, ``pulled`` (hybrid 
 ``privacy``, ``pages`` (a page of statuses for one viewer), ``tags``, ``search`` and ``profiles`` (discovery and
 profile edits), ``moderation``, ``idle`` (last visits and idle-dropped timelines), ``stats`` (the dashboard's
 counters) and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in ``scripts/``.
+``edits`` keeps the earlier versions of edited statuses (issue 19).
 
 Functions here know keys and commands, not rules: services decide what to write and in which order, selectors
 decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless its
@@ -23,6 +24,7 @@ from timelines.store import (
     batch,
     conversations,
     copies,
+    edits,
     fanout,
     graph,
     health,
@@ -52,6 +54,7 @@ __all__ = [
     "batch",
     "conversations",
     "copies",
+    "edits",
     "fanout",
     "graph",
     "health",
