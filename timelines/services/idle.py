@@ -18,10 +18,12 @@ per-recipient policy, trimmed to ``HOME_TIMELINE_SIZE``.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from redis.exceptions import RedisError
 
 from timelines import keys, limits, queue, store
 from timelines.services import refill, visits
@@ -59,7 +61,14 @@ def wake_up(*, uid: int) -> bool:
     if not store.idle.wake(keys.user(uid)):
         return False
     store.idle.count_dropped(-1)
-    fill_timeline(uid=uid)
+    try:
+        fill_timeline(uid=uid)
+    except RedisError:
+        # The mark is gone, so no later visit would rebuild it: leave the rest to a refill job, if one can be
+        # queued, and let the request fail as any other would while Redis does.
+        with contextlib.suppress(RedisError):
+            refill.request_refill(uid=uid)
+        raise
     for list_id in store.idle.owned_lists([uid])[0]:
         if store.idle.wake(keys.user_list(list_id)):
             refill.request_refill(list_id=list_id)

@@ -5,6 +5,7 @@ refills."""
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 
 from timelines import limits
@@ -13,21 +14,26 @@ from timelines import limits
 SEEN_MEMORY = 100_000
 
 _written: OrderedDict[int, float] = OrderedDict()
+# A web process serves requests on several threads (socialsite/django_handler.py).
+_lock = threading.Lock()
 
 
 def due(uid: int, now: float) -> bool:
     """Whether a visit of ``uid`` at ``now`` should be written."""
-    last = _written.get(uid)
+    with _lock:
+        last = _written.get(uid)
     return last is None or not 0 <= now - last < limits.IDLE_SEEN_WRITE_EVERY_SECONDS
 
 
 def remember(uid: int, when: float) -> None:
-    _written[uid] = when
-    _written.move_to_end(uid)
-    while len(_written) > SEEN_MEMORY:
-        _written.popitem(last=False)
+    with _lock:
+        _written[uid] = when
+        _written.move_to_end(uid)
+        while len(_written) > SEEN_MEMORY:
+            _written.popitem(last=False)
 
 
 def forget_all() -> None:
     """Forget every written visit (tests whose Redis was emptied reuse the same uids)."""
-    _written.clear()
+    with _lock:
+        _written.clear()
