@@ -263,9 +263,11 @@ def _timeline_sizes(uids: list[int], live_lists: list[int], fix: bool) -> Findin
 
 
 def _zombies(uids: list[int], live_lists: list[int], statuses: _StatusCache, fix: bool) -> Finding:
-    """Ids of deleted statuses left in home, list or profile timelines (the book leaves them behind)."""
+    """Ids of deleted statuses left in home, list or profile timelines (the book leaves them behind), or among an
+    account's pulled posts (hybrid fan-out)."""
     finding = Finding("zombie ids")
     timelines = _timelines(uids, live_lists) + [keys.profile_timeline(uid) for uid in uids]
+    timelines += [keys.pulled_posts(uid) for uid in uids]
     for key in timelines:
         ids = store.timelines.timeline_ids(key)
         finding.checked += len(ids)

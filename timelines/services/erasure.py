@@ -142,6 +142,7 @@ def _final(uid: int) -> bool:
     if store.idle.is_dropped(keys.user(uid)):
         store.idle.count_dropped(-1)
     store.idle.forget_user(uid)
+    store.pulled.forget_author(uid)
     store.users.delete_user(uid)
     return True
 
@@ -159,6 +160,7 @@ def _own_keys(uid: int) -> list[str]:
         keys.notifications_read(uid),
         keys.notifications_unread(uid),
         keys.refill_run(keys.home_timeline(uid)),
+        keys.pulled_posts(uid),
     ]
 
 

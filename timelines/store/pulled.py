@@ -36,6 +36,11 @@ def remove(uid: int, status_id: int) -> bool:
     return bool(get_redis().zrem(keys.pulled_posts(uid), str(status_id)))
 
 
+def forget_author(uid: int) -> None:
+    """Take ``uid`` out of the registry (an erased account; its ``pulled:{uid}`` goes with its other keys)."""
+    get_redis().zrem(keys.PULLED_AUTHORS, str(uid))
+
+
 def follower_count(uid: int) -> int:
     return int(get_redis().zcard(keys.followers(uid)))
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import override_settings
 
 from socialsite.redis_client import get_redis
-from timelines import keys, limits, selectors, services
+from timelines import audit, keys, limits, selectors, services
 from timelines.tests.helpers import home_timeline_of
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +94,16 @@ def test_a_read_merges_at_most_the_capped_number_of_accounts_the_most_recent_fir
     assert home_of(alice) == posts[:0:-1]  # the least recently active account is left out of this read
     again = services.post_status(uid=stars[0], message="back on top")
     assert home_of(alice) == [again, posts[2], posts[0]]  # star1 is the one left out now
+
+
+@override_settings(FANOUT_PULL_THRESHOLD=2)
+def test_audit_finds_a_deleted_status_left_among_pulled_posts(star, alice):
+    services.follow_user(uid=alice, other_uid=star)
+    kept = services.post_status(uid=star, message="kept")
+    lost = services.post_status(uid=star, message="its hash lost by hand")
+    get_redis().delete(keys.status(lost))
+    assert home_of(alice) == [kept]  # readers skip it at once
+    report = audit.audit(fix=True)
+    zombies = next(finding for finding in report.findings if finding.name == "zombie ids")
+    assert f"{keys.pulled_posts(star)} holds deleted status {lost}" in zombies.examples
+    assert get_redis().zrange(keys.pulled_posts(star), 0, -1) == [str(kept)]
