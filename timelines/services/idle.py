@@ -143,6 +143,21 @@ def count_idle(*, now: float | None = None) -> int:
     return store.idle.count_candidates(idle_cutoff(now))
 
 
+ENROLL_CHUNK = 1_000
+
+
+def enroll_all() -> int:
+    """Give every account without a last-visit entry one, at its last visit or sign-up (accounts made before
+    visits were recorded would otherwise never be swept). Idempotent; O(users) in chunks. Returns how many."""
+    last = store.users.last_id(keys.USER_ID_COUNTER)
+    enrolled = 0
+    for start in range(1, last + 1, ENROLL_CHUNK):
+        found = store.idle.unenrolled(list(range(start, min(last, start + ENROLL_CHUNK - 1) + 1)))
+        store.idle.enroll(found)
+        enrolled += len(found)
+    return enrolled
+
+
 def sweep_all(*, now: float | None = None) -> int:
     """Run the whole sweep in this process (``manage.py sweep_idle_timelines --apply``); how many homes it
     dropped."""

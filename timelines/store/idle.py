@@ -39,6 +39,33 @@ def forget_user(uid: int) -> None:
     get_redis().zrem(_shard_of(uid), str(uid))
 
 
+def unenrolled(uids: Sequence[int]) -> dict[int, float]:
+    """Of ``uids``, the users with no seen-shard entry and no dropped home, with their last visit (``seen``, else
+    ``signup``, else 0): accounts made before visits were recorded. One pipelined round trip per server."""
+    if not uids:
+        return {}
+    with get_redis().pipeline(transaction=False) as pipe:
+        for uid in uids:
+            pipe.zscore(_shard_of(uid), str(uid))
+            pipe.hmget(keys.user(uid), [keys.SEEN_FIELD, "signup", keys.IDLE_FIELD, "login"])
+        replies = pipe.execute()
+    found: dict[int, float] = {}
+    for uid, score, (seen, signup, dropped, login) in zip(uids, replies[::2], replies[1::2], strict=True):
+        if score is None and login is not None and dropped is None:
+            found[uid] = float(seen or signup or 0)
+    return found
+
+
+def enroll(seen: dict[int, float]) -> None:
+    """Put users in their seen shards at the given times. One pipelined round trip per server."""
+    if not seen:
+        return
+    with get_redis().pipeline(transaction=False) as pipe:
+        for uid, when in seen.items():
+            pipe.zadd(_shard_of(uid), {str(uid): when})
+        pipe.execute()
+
+
 def candidates(shard: int, cutoff: float, count: int) -> list[int]:
     """At most ``count`` uids of shard ``shard`` last seen before ``cutoff``, longest away first."""
     return [int(uid) for uid in get_redis().zrangebyscore(keys.seen_shard(shard), "-inf", f"({cutoff!r}", 0, count)]

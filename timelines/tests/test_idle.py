@@ -172,3 +172,15 @@ def test_the_command_is_a_dry_run_unless_told(alice, capsys, monkeypatch):
     call_command("sweep_idle_timelines", "--apply")
     assert "Dropped 1 idle homes" in capsys.readouterr().out
     assert store.idle.is_dropped(keys.user(alice))
+
+
+def test_accounts_made_before_visits_were_recorded_can_be_enrolled(alice, bob, capsys):
+    # As an account of an older version: no last-visit entry anywhere.
+    get_redis().zrem(keys.seen_shard(alice % limits.IDLE_SEEN_SHARDS), alice)
+    get_redis().hdel(keys.user(alice), keys.SEEN_FIELD)
+    assert idle.sweep_all(now=later()) == 1  # bob only: nothing finds alice
+    call_command("sweep_idle_timelines", "--enroll", "--apply")
+    assert "Entered 1 accounts" in capsys.readouterr().out
+    assert idle.enroll_all() == 0  # once
+    assert idle.sweep_all(now=later()) == 1  # alice, by her sign-up time
+    assert store.idle.is_dropped(keys.user(alice))

@@ -2,7 +2,8 @@
 ``SOCIALSITE_IDLE_DAYS`` (``timelines.services.idle``), as the periodic sweep does every hour.
 
 A dry run by default: it says how many people the sweep would look at and changes nothing. ``--apply`` runs the
-whole sweep in this process. Their timelines are rebuilt when they come back.
+whole sweep in this process. Their timelines are rebuilt when they come back. ``--enroll`` first gives accounts
+made before visits were recorded their last visit (their sign-up), so the sweep can find them.
 """
 
 from __future__ import annotations
@@ -20,8 +21,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--apply", action="store_true", help="drop them (default: only count them)")
+        parser.add_argument(
+            "--enroll", action="store_true", help="first enter accounts without a last visit at their sign-up"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["enroll"]:
+            self.stdout.write(f"Entered {idle.enroll_all()} accounts without a last visit at their sign-up.")
         if not options["apply"]:
             found = idle.count_idle()
             self.stdout.write(
