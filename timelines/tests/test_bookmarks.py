@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from socialsite.tests.people import logged_in
 from timelines import exceptions, keys, limits, selectors, services
 from timelines.services import erasure
-from timelines.tests.helpers import run_worker_burst
+from timelines.tests.helpers import home_timeline_of, run_worker_burst
 
 
 def saved(uid: int, **kwargs) -> list[int]:
@@ -203,3 +203,16 @@ def test_the_bookmarks_page_loads_more_without_repeating_or_skipping(monkeypatch
         more = re.search(r'<a href="(\?before=\d+)" rel="next"', html)
         path = "/bookmarks" + more.group(1) if more else ""
     assert seen == posts[::-1]
+
+
+@override_settings(FANOUT_PULL_THRESHOLD=2)
+def test_a_home_with_merged_posts_marks_the_bookmarked_ones(alice, bob, followers_of):
+    # alice has more followers than the threshold: her posts are pulled into homes when read (hybrid fan-out).
+    followers_of(alice, 3)
+    services.follow_user(uid=bob, other_uid=alice)
+    pulled = services.post_status(uid=alice, message="merged in at read time")
+    other = services.post_status(uid=alice, message="also merged")
+    services.bookmark_status(uid=bob, status_id=pulled)
+    assert pulled not in home_timeline_of(bob)  # never written there: the page read merges it
+    flags = {entry.status.id: entry.bookmarked for entry in selectors.get_status_messages(uid=bob, count=10)}
+    assert flags == {pulled: True, other: False}
