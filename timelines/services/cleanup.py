@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelines import events, keys, limits, queue, store
+from timelines import events, hooks, keys, limits, queue, store
 from timelines.records import mention_pairs
 from timelines.services.delivery import withdraw_status
 from timelines.services.direct_messages import forget_message
@@ -52,6 +52,7 @@ def finish_deletion(*, fields: dict[str, str]) -> None:
     if repost_of is None:
         clean_up_after(fields=fields)
     publish(events.status_deleted(typed(fields)))
+    hooks.status_deleted(fields)
 
 
 def clean_up_after(*, fields: dict[str, str]) -> None:

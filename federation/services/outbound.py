@@ -1,0 +1,189 @@
+"""The remote audience of the delivery pipeline, and the activities a local person sends to other servers.
+
+``status_delivered`` is called by the delivery pipeline (``timelines.hooks``) after a status reached its local
+audiences; when its author has remote followers it queues one fan-out job, which asks the same per-recipient
+policy as local delivery (``timelines.policy``) which of them may receive it, and queues one signed POST per
+inbox, shared inboxes counted once. Public, unlisted and followers-only posts go to the followers whom the
+policy admits; direct posts and reposts do not federate yet. A deletion goes to every inbox of the author's
+current remote followers.
+
+Follows of remote accounts are requests until the remote server accepts (``timelines.services.follows``): the
+Follow is sent here, the Accept completes it in ``federation.services.inbound``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from federation import client, documents, identities, keypairs, queue, store
+from federation.models import RemoteActor
+from federation.services import actors
+from timelines import keys, policy
+from timelines import store as timelines_store
+from timelines import visibility as visibilities
+from timelines.records import Status
+
+logger = logging.getLogger(__name__)
+
+FEDERATED = frozenset({visibilities.PUBLIC, visibilities.UNLISTED, visibilities.PRIVATE})
+
+
+class DeliveryFailed(Exception):
+    """An inbox that could not take an activity now (its server failed or asked to wait); RQ retries."""
+
+
+def _login(uid: int) -> str | None:
+    fields = timelines_store.users.get_user(uid)
+    if not fields or fields.get("domain"):
+        return None
+    return fields["login"]
+
+
+# --- hooks (registered by federation.hooks) ---------------------------------------------------------------
+
+
+def status_delivered(status: Any) -> None:
+    """Queue the remote fan-out of a new local status, when its author has remote followers."""
+    uid = int(status["uid"])
+    if status.get("repost_of") or visibilities.of_status(status) not in FEDERATED:
+        return
+    if store.has_remote_followers(uid):
+        queue.enqueue_fanout(status_id=int(status["id"]), uid=uid)
+
+
+def status_deleted(fields: Any) -> None:
+    """Queue the remote fan-out of a deleted local status's ``Delete``."""
+    uid = int(fields["uid"])
+    if fields.get("repost_of") or visibilities.of_status(fields) not in FEDERATED:
+        return
+    if store.has_remote_followers(uid):
+        queue.enqueue_fanout(status_id=int(fields["id"]), uid=uid, deleted=dict(fields))
+
+
+def remote_follow_requested(*, uid: int, other_uid: int) -> None:
+    """Send local ``uid``'s Follow to remote ``other_uid``."""
+    login, target = _login(uid), actors.actor_by_uid(other_uid)
+    if login is None or target is None:
+        return
+    actor = identities.actor(login)
+    activity = documents.follow(
+        identifier=f"{actor}#follows/{other_uid}/{time.time_ns()}", actor=actor, target=target.uri
+    )
+    queue.enqueue_delivery(inbox=target.inbox, activity=activity, signer=uid)
+
+
+def remote_unfollowed(*, uid: int, other_uid: int) -> None:
+    """Send local ``uid``'s Undo of its Follow of remote ``other_uid``."""
+    login, target = _login(uid), actors.actor_by_uid(other_uid)
+    if login is None or target is None:
+        return
+    actor = identities.actor(login)
+    follow = documents.follow(identifier=f"{actor}#follows/{other_uid}", actor=actor, target=target.uri)
+    activity = documents.undo(
+        identifier=f"{actor}#unfollows/{other_uid}/{time.time_ns()}", actor=actor, activity=follow
+    )
+    queue.enqueue_delivery(inbox=target.inbox, activity=activity, signer=uid)
+
+
+def send_accept(*, uid: int, follower: RemoteActor, follow_activity: dict[str, Any]) -> None:
+    """Send local ``uid``'s Accept of ``follower``'s Follow."""
+    _answer_follow(uid=uid, follower=follower, follow_activity=follow_activity, verb="Accept")
+
+
+def send_reject(*, uid: int, follower: RemoteActor, follow_activity: dict[str, Any]) -> None:
+    """Send local ``uid``'s Reject of ``follower``'s Follow."""
+    _answer_follow(uid=uid, follower=follower, follow_activity=follow_activity, verb="Reject")
+
+
+def _answer_follow(*, uid: int, follower: RemoteActor, follow_activity: dict[str, Any], verb: str) -> None:
+    login = _login(uid)
+    if login is None:
+        return
+    actor = identities.actor(login)
+    inner = {key: value for key, value in follow_activity.items() if key != "@context"}
+    activity = documents.accept(
+        identifier=f"{actor}#{verb.lower()}s/follows/{follower.uid}/{time.time_ns()}",
+        actor=actor,
+        follow_activity=inner,
+    )
+    activity["type"] = verb
+    queue.enqueue_delivery(inbox=follower.inbox, activity=activity, signer=uid)
+
+
+# --- jobs --------------------------------------------------------------------------------------------------
+
+
+def remote_audience(uid: int, item: policy.Item | None) -> list[int]:
+    """The remote followers of ``uid`` who follow them still and, for ``item``, whom the policy admits."""
+    candidates = store.remote_followers(uid)
+    present = store.scores(keys.followers(uid), candidates)
+    following = [member for member, score in zip(candidates, present, strict=True) if score is not None]
+    if item is None:
+        return following
+    return policy.allowed_recipients(item=item, recipients=following, followers_of=uid)
+
+
+def inboxes_of(uids: list[int]) -> list[str]:
+    """The inboxes to reach ``uids``, each server's shared inbox once."""
+    found = RemoteActor.objects.filter(uid__in=uids).only("inbox", "shared_inbox")
+    return sorted({actor.delivery_inbox for actor in found})
+
+
+def note_of(status: Status) -> dict[str, Any]:
+    """The Note of a local status, with its mentions and the post it answers."""
+    mentioned: list[tuple[str, str]] = []
+    for uid, login in zip(status.mentions, status.mention_logins, strict=True):
+        remote = actors.actor_by_uid(uid)
+        mentioned.append(
+            (remote.uri, f"{remote.username}@{remote.domain}") if remote else (identities.actor(login), login)
+        )
+    in_reply_to = None
+    if status.in_reply_to:
+        parent = timelines_store.statuses.get_status(status.in_reply_to)
+        if parent:
+            in_reply_to = parent.get("uri") or identities.status(parent["login"], int(parent["id"]))
+    return documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to)
+
+
+def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None) -> int:
+    """Queue one delivery per remote inbox of local ``uid``'s status (its Create, or with ``deleted`` its
+    Delete). Returns the number of inboxes. Idempotent: each delivery's job id is unique per inbox."""
+    login = _login(uid)
+    if login is None:
+        return 0
+    actor = identities.actor(login)
+    if deleted is not None:
+        level = visibilities.of_status(deleted)
+        to, cc = documents.addressing(level=level, followers=identities.followers(login), mentioned=())
+        activity = documents.delete(actor=actor, object_uri=identities.status(login, status_id), to=to, cc=cc)
+        audience = remote_audience(uid, None)
+    else:
+        fields = timelines_store.statuses.get_status(status_id)
+        if not fields:
+            return 0  # deleted meanwhile: its Delete follows
+        status = Status.from_hash(fields)
+        activity = documents.create(note_of(status))
+        audience = remote_audience(uid, policy.Item.of_status(status))
+    inboxes = inboxes_of(audience)
+    for inbox in inboxes:
+        queue.enqueue_delivery(inbox=inbox, activity=activity, signer=uid)
+    return len(inboxes)
+
+
+def deliver(*, inbox: str, activity: dict[str, Any], signer: int) -> int:
+    """POST ``activity`` to ``inbox``, signed by local ``signer``. Returns the status code; a server error, a
+    429 or a failure to connect raises ``DeliveryFailed`` so the job is retried; another 4xx is final (the
+    inbox refused it) and is logged."""
+    key_id = identities.key_id(str(activity["actor"]))
+    keypairs.key_pair(signer)
+    try:
+        status = client.post(inbox, activity, signer=signer, key_id=key_id)
+    except client.FetchError as error:
+        raise DeliveryFailed(str(error)) from None
+    if status >= 500 or status == 429:
+        raise DeliveryFailed(f"{inbox} answered {status}")
+    if status >= 400:
+        logger.warning("%s refused %s %s: %s", inbox, activity.get("type"), activity.get("id"), status)
+    return status
