@@ -85,6 +85,6 @@ def test_fetches_are_limited_in_size_and_redirects_and_ids_must_be_on_the_servin
 def test_check_deploy_refuses_insecure_federation(db):
     with (
         override_settings(SOCIALSITE_FEDERATION_INSECURE=True),
-        pytest.raises(SystemCheckError, match="federation.E001"),
+        pytest.raises(SystemCheckError, match=r"federation\.E001"),
     ):
         call_command("check", "--deploy", "--fail-level", "ERROR", tags=["security"])

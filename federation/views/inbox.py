@@ -31,11 +31,12 @@ def _verified_actor(request: HttpRequest, body: bytes, signature: signatures.Sig
     """The URI of the actor whose key signed ``request``; raises ``SignatureError``."""
     headers = {name.lower(): value for name, value in request.headers.items()}
     target = request.get_full_path()
+    failure: signatures.SignatureError | None = None
     for refresh in (False, True):
         try:
             actor = actors.actor_by_key_id(signature.key_id, refresh=refresh)
         except actors.ActorError as problem:
-            raise signatures.SignatureError(f"the key cannot be found: {problem}") from None
+            raise failure or signatures.SignatureError(f"the key cannot be found: {problem}") from None
         try:
             signatures.verify(
                 signature=signature,
@@ -46,7 +47,9 @@ def _verified_actor(request: HttpRequest, body: bytes, signature: signatures.Sig
                 public_key_pem=actor.public_key_pem,
             )
             return actor.uri
-        except signatures.SignatureError:
+        except signatures.SignatureError as problem:
+            # The actor may have a new key since it was fetched: fetch it once more before refusing.
+            failure = problem
             if refresh:
                 raise
     raise signatures.SignatureError("the signature does not verify")
