@@ -12,3 +12,4 @@ def register_all() -> None:
     hooks.register("remote_unfollowed", outbound.remote_unfollowed)
     hooks.register("status_delivered", outbound.status_delivered)
     hooks.register("status_deleted", outbound.status_deleted)
+    hooks.register("resolve_account", actors.resolve_account_uid)

@@ -10,7 +10,9 @@ change that is already made: it queues its work (RQ) and returns.
 - ``remote_unfollowed(uid, other_uid)``: ``uid`` stopped following, or withdrew its request to, remote
   ``other_uid`` (send the Undo);
 - ``status_delivered(status)``: a new status went through the local audiences (the remote audience is next);
-- ``status_deleted(fields)``: a status was deleted (tell the servers it reached).
+- ``status_deleted(fields)``: a status was deleted (tell the servers it reached);
+- ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
+  when it is not known yet (search), or None.
 """
 
 from __future__ import annotations
@@ -20,7 +22,16 @@ from typing import Any
 
 _registered: dict[str, Callable[..., Any]] = {}
 
-NAMES = frozenset({"is_remote", "remote_follow_requested", "remote_unfollowed", "status_delivered", "status_deleted"})
+NAMES = frozenset(
+    {
+        "is_remote",
+        "remote_follow_requested",
+        "remote_unfollowed",
+        "status_delivered",
+        "status_deleted",
+        "resolve_account",
+    }
+)
 
 
 def register(name: str, function: Callable[..., Any]) -> None:
@@ -53,3 +64,8 @@ def status_delivered(status: Mapping[str, Any]) -> None:
 def status_deleted(fields: Mapping[str, Any]) -> None:
     if hook := _registered.get("status_deleted"):
         hook(fields)
+
+
+def resolve_account(acct: str) -> int | None:
+    hook = _registered.get("resolve_account")
+    return hook(acct) if hook else None

@@ -189,3 +189,15 @@ def resolve_acct(acct: str) -> RemoteActor:
     if known is not None:
         return known
     return actor_by_uri(webfinger(acct))
+
+
+def resolve_account_uid(acct: str) -> int | None:
+    """The uid of remote account ``login@domain`` (``resolve_acct``), or None when it cannot be found or used;
+    a local domain is never looked up."""
+    _, _, domain = acct.strip().removeprefix("@").partition("@")
+    if domain.lower() == identities.base().split("://", 1)[1]:
+        return None
+    try:
+        return resolve_acct(acct).uid
+    except ActorError:
+        return None

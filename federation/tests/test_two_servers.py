@@ -41,20 +41,37 @@ def test_a_follow_across_servers_brings_posts_home_by_visibility(servers):
     bob = int(b.run(SIGN_UP.format(logins=["bob"])))
     alice, carol = (int(uid) for uid in a.run(SIGN_UP.format(logins=["alice", "carol"])).split())
 
-    # alice searches @bob@B: WebFinger then the actor, and presses Follow, which is a request until B accepts.
+    # alice searches @bob@B on A's site (WebFinger, then the actor), opens his profile and presses Follow, which
+    # reads Requested until B accepts. Her pages are served by A's own views (a Django client in A's process).
     answer = a.run(
         f"""
-        from federation.services import actors
-        from timelines import services
-        remote = actors.resolve_acct("bob@{b.domain}")
-        print(remote.uid, services.follow_user(uid={alice}, other_uid=remote.uid))
+        from django.test import Client
+        from accounts.models import User
+        browser = Client()
+        browser.force_login(User.objects.get(username="alice"))
+        found = browser.get("/search", {{"q": "@bob@{b.domain}"}})
+        print(found.status_code, 'href="/@bob@{b.domain}"' in found.content.decode())
+        profile = browser.get("/@bob@{b.domain}")
+        print(profile.status_code, ">Follow</button>" in profile.content.decode())
+        pressed = browser.post("/@bob@{b.domain}/follow", headers={{"HX-Request": "true"}})
+        print(pressed.status_code, ">Requested</button>" in pressed.content.decode())
         """
     )
-    bob_on_a, state = answer.split()
-    assert state == "requested"
+    assert answer.split() == ["200", "True", "200", "True", "200", "True"], answer
+    bob_on_a = a.run(f"from timelines import selectors; print(selectors.get_user_by_login(login='bob@{b.domain}').id)")
     following = f"following:{{{alice}}}"
     assert wait_until(lambda: a.redis().zscore(following, bob_on_a) is not None), "B's Accept did not complete it"
     assert b.redis().zcard(f"followers:{{{bob}}}") == 1
+    shown = a.run(
+        f"""
+        from django.test import Client
+        from accounts.models import User
+        browser = Client()
+        browser.force_login(User.objects.get(username="alice"))
+        print(">Unfollow</button>" in browser.get("/@bob@{b.domain}").content.decode())
+        """
+    )
+    assert shown == "True"
 
     posted = b.run(
         f"""

@@ -1,0 +1,68 @@
+"""The remote audience: one delivery per inbox, shared inboxes once, the same policy as local delivery (step 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from federation import store
+from federation.services import outbound
+from federation.tests.helpers import queued_jobs, remote_actor
+from timelines import services
+
+
+def _deliveries() -> list[tuple[str, str, str]]:
+    return sorted(
+        (job.kwargs["inbox"], job.kwargs["activity"]["type"], job.kwargs["activity"].get("object", {}).get("type"))
+        for job in queued_jobs()
+        if job.func_name == "federation.tasks.deliver"
+    )
+
+
+def _remote_follow(alice, remote) -> None:
+    services.follow_user(uid=remote.actor.uid, other_uid=alice.uid)
+    store.add_remote_follower(alice.uid, remote.actor.uid, 1.0)
+
+
+@pytest.fixture
+def followers(db, alice):
+    rob, rita, otto = remote_actor("rob"), remote_actor("rita"), remote_actor("otto", "other.example")
+    for remote in (rob, rita, otto):
+        _remote_follow(alice, remote)
+    return rob, rita, otto
+
+
+def test_a_post_goes_once_to_each_server_of_its_remote_followers(alice, followers):
+    status_id = services.post_status(uid=alice.uid, message="hello fediverse")
+    fanout = [job for job in queued_jobs() if job.func_name == "federation.tasks.fan_out"]
+    assert [job.kwargs["status_id"] for job in fanout] == [status_id]
+    assert outbound.fan_out(status_id=status_id, uid=alice.uid) == 2
+    assert _deliveries() == [
+        ("https://other.example/inbox", "Create", "Note"),
+        ("https://remote.example/inbox", "Create", "Note"),
+    ]
+    # A fan-out run again queues nothing new (one job per activity and inbox).
+    outbound.fan_out(status_id=status_id, uid=alice.uid)
+    assert len(_deliveries()) == 2
+
+
+def test_followers_only_posts_reach_only_remote_followers_the_policy_admits(alice, followers):
+    otto = followers[2]
+    services.block_user(uid=alice.uid, other_uid=otto.actor.uid)  # ends otto's follow
+    status_id = services.post_status(uid=alice.uid, message="just for you", visibility="private")
+    assert outbound.fan_out(status_id=status_id, uid=alice.uid) == 1
+    assert _deliveries() == [("https://remote.example/inbox", "Create", "Note")]
+
+
+def test_direct_posts_and_reposts_do_not_federate_and_deletions_do(alice, followers, make_account):
+    bob = make_account("bob")
+    services.post_status(uid=alice.uid, message="@bob psst", visibility="direct")
+    other = services.post_status(uid=bob.uid, message="a post to repost")
+    services.repost_status(uid=alice.uid, status_id=other)
+    assert not [job for job in queued_jobs() if job.func_name == "federation.tasks.fan_out"]
+
+    status_id = services.post_status(uid=alice.uid, message="soon gone")
+    services.delete_status(uid=alice.uid, status_id=status_id)
+    fanouts = [job for job in queued_jobs() if job.func_name == "federation.tasks.fan_out"]
+    assert [job.kwargs["deleted"] is not None for job in fanouts] == [False, True]
+    fanouts[1].perform()
+    assert ("https://remote.example/inbox", "Delete", "Tombstone") in _deliveries()
