@@ -6,8 +6,10 @@ own Follow, an Accept only a follow request sent to it. Every activity is proces
 handler is idempotent besides, so a redelivered or retried activity changes nothing.
 
 Handled: Follow (accepted at once, or a request for a private account; a block answers Reject), Undo of a
-Follow, Accept and Reject of our Follows, Create of a Note, Delete of a Note. Other types the inbox accepts
-(Like, Announce, Update, Block, Flag, Move...) are acknowledged and ignored for now.
+Follow, a Like or an Announce, Accept and Reject of our Follows, Create of a Note, Delete of a Note, Like and
+Announce of a post stored here (through the site's own like and repost services, so with their visibility rules
+and notifications), Update of the actor itself. Other types the inbox accepts (Update of a Note, Block, Flag,
+Move...) are acknowledged and ignored for now.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from timelines.services.follows import make_follow
 
 logger = logging.getLogger(__name__)
 
-HANDLED = frozenset({"Follow", "Undo", "Accept", "Reject", "Create", "Delete"})
+HANDLED = frozenset({"Follow", "Undo", "Accept", "Reject", "Create", "Delete", "Like", "Announce", "Update"})
 # Accepted by the inbox but not acted on yet.
-IGNORED = frozenset({"Like", "Announce", "Update", "Block", "Flag", "Move", "Add", "Remove", "EmojiReact"})
+IGNORED = frozenset({"Block", "Flag", "Move", "Add", "Remove", "EmojiReact"})
 KNOWN = HANDLED | IGNORED
 
 
@@ -81,6 +83,10 @@ def _dispatch(activity: dict[str, Any], actor: RemoteActor) -> str:
         return _create(activity, actor)
     if kind == "Delete":
         return _delete(activity, actor)
+    if kind in ("Like", "Announce"):
+        return _react(activity, actor, like=kind == "Like", undo=False)
+    if kind == "Update":
+        return _update(activity, actor)
     return "ignored"
 
 
@@ -104,9 +110,11 @@ def _follow(activity: dict[str, Any], actor: RemoteActor) -> str:
 
 def _undo(activity: dict[str, Any], actor: RemoteActor) -> str:
     inner = activity.get("object")
-    if not isinstance(inner, dict):
+    if not isinstance(inner, dict) or _id(inner.get("actor")) != actor.uri:
         return "ignored"
-    if inner.get("type") != "Follow" or _id(inner.get("actor")) != actor.uri:
+    if inner.get("type") in ("Like", "Announce"):
+        return _react(inner, actor, like=inner["type"] == "Like", undo=True)
+    if inner.get("type") != "Follow":
         return "ignored"
     local = _local_uid(_id(inner.get("object")))
     if local is None:
@@ -157,3 +165,33 @@ def _delete(activity: dict[str, Any], actor: RemoteActor) -> str:
     if target == actor.uri:
         return "ignored"  # the account's deletion: not handled yet
     return "deleted" if remote_statuses.delete_note(uri=target, author=actor) else "unknown post"
+
+
+def _react(activity: dict[str, Any], actor: RemoteActor, *, like: bool, undo: bool) -> str:
+    """A Like or an Announce (or its Undo) of a post stored here, as the site's like and repost services do it:
+    a post the remote account may not see, or may not repost, is refused as it would be for anyone."""
+    target = _id(activity.get("object"))
+    status_id = remote_statuses.local_status_id(target) if target else None
+    if status_id is None:
+        return "unknown post"
+    try:
+        if like:
+            changed = (services.unlike_status if undo else services.like_status)(uid=actor.uid, status_id=status_id)
+        else:
+            changed = (services.undo_repost if undo else services.repost_status)(uid=actor.uid, status_id=status_id)
+    except (exceptions.StatusNotFound, exceptions.UnknownUser, exceptions.CannotRepost):
+        return "refused"
+    verb = ("unliked" if undo else "liked") if like else ("unreposted" if undo else "reposted")
+    return verb if changed else "unchanged"
+
+
+def _update(activity: dict[str, Any], actor: RemoteActor) -> str:
+    """An Update of the actor itself (name, bio, keys, inboxes); edits of posts are not taken yet."""
+    inner = activity.get("object")
+    if not isinstance(inner, dict) or _id(inner) != actor.uri:
+        return "ignored"
+    try:
+        actors.record_actor(inner)
+    except actors.ActorError:
+        return "refused"
+    return "updated"

@@ -75,7 +75,7 @@ def visibility_of(note: dict[str, Any], author: RemoteActor) -> str:
     return visibilities.DIRECT
 
 
-def _local_status_id(uri: str) -> int | None:
+def local_status_id(uri: str) -> int | None:
     """The id of a status named by ``uri``: a local one by its canonical URI, a remote one by its mapping."""
     if identities.is_local(uri):
         tail = uri.rstrip("/").rsplit("/", 1)[-1]
@@ -140,7 +140,7 @@ def store_note(*, note: dict[str, Any], author: RemoteActor) -> int | None:
     parent_uri = note.get("inReplyTo")
     parent = None
     if isinstance(parent_uri, str):
-        parent_id = _local_status_id(parent_uri)
+        parent_id = local_status_id(parent_uri)
         parent = timelines_store.statuses.get_status(parent_id) if parent_id else None
     if parent:
         fields["in_reply_to"] = int(parent["id"])

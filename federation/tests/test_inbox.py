@@ -143,3 +143,47 @@ def test_a_note_attributed_to_someone_else_is_not_stored(client, alice, rob):
     activity["object"]["attributedTo"] = eve.uri
     assert post_signed(client, rob, activity).status_code == 202
     assert run_queued() == ["not its own"]
+
+
+def test_likes_and_announces_of_local_posts_go_through_the_sites_rules(client, alice, rob):
+    public = services.post_status(uid=alice.uid, message="like me")
+    private = services.post_status(uid=alice.uid, message="followers only", visibility="private")
+    like = {"id": f"{rob.uri}#likes/1", "type": "Like", "actor": rob.uri, "object": uris.status_uri("alice", public)}
+    announce = {
+        "id": f"{rob.uri}/statuses/9/activity",
+        "type": "Announce",
+        "actor": rob.uri,
+        "object": uris.status_uri("alice", public),
+        "to": [contexts.PUBLIC],
+    }
+    hidden = {**announce, "id": f"{rob.uri}/statuses/10/activity", "object": uris.status_uri("alice", private)}
+    for activity in (like, announce, hidden):
+        assert post_signed(client, rob, activity).status_code == 202
+    assert run_queued() == ["liked", "reposted", "refused"]
+    status = selectors.get_status(status_id=public)
+    assert status.like_count == 1 and status.repost_count == 1
+    kinds = {note.kind for note in selectors.get_notifications(uid=alice.uid)}
+    assert {"like", "repost"} <= kinds
+
+    undo = {"id": f"{rob.uri}#likes/1/undo", "type": "Undo", "actor": rob.uri, "object": like}
+    assert post_signed(client, rob, undo).status_code == 202
+    assert run_queued() == ["unliked"]
+    assert selectors.get_status(status_id=public).like_count == 0
+
+
+def test_an_actor_may_update_itself_only(client, alice, rob):
+    eve = remote_actor("eve")
+    renamed = {
+        "id": rob.uri,
+        "type": "Person",
+        "preferredUsername": "rob",
+        "name": "Robert",
+        "inbox": f"{rob.uri}/inbox",
+        "publicKey": {"id": rob.key_id, "owner": rob.uri, "publicKeyPem": rob.actor.public_key_pem},
+    }
+    update = {"id": f"{rob.uri}#updates/1", "type": "Update", "actor": rob.uri, "object": renamed}
+    forged = {"id": f"{eve.uri}#updates/1", "type": "Update", "actor": eve.uri, "object": {**renamed, "name": "Evil"}}
+    assert post_signed(client, rob, update).status_code == 202
+    assert post_signed(client, eve, forged).status_code == 202
+    assert run_queued() == ["updated", "ignored"]
+    assert selectors.get_user(uid=rob.actor.uid).name == "Robert"
