@@ -6,6 +6,8 @@ own keys (``user:{uid}``, ``status:{id}``, ``followers:{uid}``...); these only i
 - ``ap:followers:{uid}`` (ZSET): the remote followers of local account ``uid``, scored by when they followed;
   a subset of ``followers:{uid}`` (same slot), which stays the truth: delivery skips anyone no longer in it.
   ``ZRANGE ap:followers:{7} 0 -1`` -> ``["51", "90"]``.
+- ``ap:follow_requests:{uid}`` (hash): the Follow activities (JSON) of remote accounts waiting for private
+  local account ``uid`` to answer, by the requester's uid, so the Accept or Reject can quote them.
 - ``ap:seen:{<sha1 of activity id>}`` (string with a TTL): an incoming activity already processed
   (``SEEN_SECONDS``), so a redelivered one changes nothing.
 """
@@ -31,3 +33,7 @@ def remote_followers(uid: int) -> str:
 
 def seen_activity(activity_id: str) -> str:
     return f"ap:seen:{{{_digest(activity_id)}}}"
+
+
+def follow_requests(uid: int) -> str:
+    return f"ap:follow_requests:{{{uid}}}"

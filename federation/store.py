@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
 from federation import keys
 from socialsite.redis_client import get_redis
@@ -57,3 +59,17 @@ def scores(key: str, members: Sequence[int]) -> list[float | None]:
     if not members:
         return []
     return list(get_redis().zmscore(key, list(members)))
+
+
+def keep_follow_request(uid: int, requester: int, activity: dict[str, Any]) -> None:
+    get_redis().hset(keys.follow_requests(uid), str(requester), json.dumps(activity))
+
+
+def pop_follow_request(uid: int, requester: int) -> dict[str, Any] | None:
+    """The Follow activity kept for ``requester``'s request to follow ``uid``, forgotten as it is read."""
+    client = get_redis()
+    with client.pipeline(transaction=True) as pipe:
+        pipe.hget(keys.follow_requests(uid), str(requester))
+        pipe.hdel(keys.follow_requests(uid), str(requester))
+        raw, _ = pipe.execute()
+    return json.loads(raw) if raw else None

@@ -11,6 +11,8 @@ change that is already made: it queues its work (RQ) and returns.
   ``other_uid`` (send the Undo);
 - ``status_delivered(status)``: a new status went through the local audiences (the remote audience is next);
 - ``status_deleted(fields)``: a status was deleted (tell the servers it reached);
+- ``follow_request_answered(uid, requester_uid, approved)``: ``uid`` approved or rejected a request to follow
+  them (the requester's server is told when it is another server's account);
 - ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
   when it is not known yet (search), or None.
 """
@@ -30,6 +32,7 @@ NAMES = frozenset(
         "status_delivered",
         "status_deleted",
         "resolve_account",
+        "follow_request_answered",
     }
 )
 
@@ -69,3 +72,8 @@ def status_deleted(fields: Mapping[str, Any]) -> None:
 def resolve_account(acct: str) -> int | None:
     hook = _registered.get("resolve_account")
     return hook(acct) if hook else None
+
+
+def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> None:
+    if hook := _registered.get("follow_request_answered"):
+        hook(uid=uid, requester_uid=requester_uid, approved=approved)

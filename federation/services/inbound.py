@@ -102,6 +102,8 @@ def _follow(activity: dict[str, Any], actor: RemoteActor) -> str:
         outbound.send_reject(uid=uid, follower=actor, follow_activity=activity)
         return "rejected"
     if changed == services.REQUESTED:
+        # Answered when the account's owner approves or rejects it (outbound.follow_request_answered).
+        store.keep_follow_request(uid, actor.uid, activity)
         return "requested"
     store.add_remote_follower(uid, actor.uid, time.time())
     outbound.send_accept(uid=uid, follower=actor, follow_activity=activity)

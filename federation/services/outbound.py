@@ -112,6 +112,29 @@ def _answer_follow(*, uid: int, follower: RemoteActor, follow_activity: dict[str
     queue.enqueue_delivery(inbox=follower.inbox, activity=activity, signer=uid)
 
 
+def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> None:
+    """Tell a remote requester's server that local ``uid`` approved (Accept) or rejected (Reject) its Follow."""
+    if not actors.is_remote(requester_uid):
+        return  # a local request: nothing to tell, and no SQL read for it
+    requester = actors.actor_by_uid(requester_uid)
+    if requester is None:
+        return
+    follow = store.pop_follow_request(uid, requester_uid)
+    login = _login(uid)
+    if follow is None and login is not None:
+        # Asked before its Follow was kept: quote one naming the same two actors.
+        follow = documents.follow(
+            identifier=f"{requester.uri}#follows", actor=requester.uri, target=identities.actor(login)
+        )
+    if follow is None:
+        return
+    if approved:
+        store.add_remote_follower(uid, requester_uid, time.time())
+        send_accept(uid=uid, follower=requester, follow_activity=follow)
+    else:
+        send_reject(uid=uid, follower=requester, follow_activity=follow)
+
+
 # --- jobs --------------------------------------------------------------------------------------------------
 
 

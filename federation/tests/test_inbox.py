@@ -187,3 +187,26 @@ def test_an_actor_may_update_itself_only(client, alice, rob):
     assert post_signed(client, eve, forged).status_code == 202
     assert run_queued() == ["updated", "ignored"]
     assert selectors.get_user(uid=rob.actor.uid).name == "Robert"
+
+
+def test_a_private_accounts_answer_to_a_remote_request_is_sent_back(client, alice, rob):
+    services.set_private(uid=alice.uid, private=True)
+    rita = remote_actor("rita", "third.example")
+    for remote in (rob, rita):
+        assert post_signed(client, remote, _follow(remote)).status_code == 202
+    assert run_queued() == ["requested", "requested"]
+    assert not selectors.is_following(uid=rob.actor.uid, other_uid=alice.uid)
+    assert not [job for job in queued_jobs() if job.func_name == "federation.tasks.deliver"]
+
+    services.approve_follow_request(uid=alice.uid, requester_uid=rob.actor.uid)
+    services.reject_follow_request(uid=alice.uid, requester_uid=rita.actor.uid)
+    answers = {
+        job.kwargs["inbox"]: job.kwargs["activity"]
+        for job in queued_jobs()
+        if job.func_name == "federation.tasks.deliver"
+    }
+    assert answers[rob.actor.inbox]["type"] == "Accept"
+    assert answers[rob.actor.inbox]["object"]["id"] == _follow(rob)["id"]
+    assert answers[rita.actor.inbox]["type"] == "Reject"
+    assert selectors.is_following(uid=rob.actor.uid, other_uid=alice.uid)
+    assert store.remote_followers(alice.uid) == [rob.actor.uid]
