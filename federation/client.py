@@ -70,11 +70,14 @@ def _allowed_address(address: str) -> bool:
 def resolve(url: str) -> tuple[str, str, int, str]:
     """(scheme, host, port, address to connect to) of ``url``; raises ``FetchError`` when it may not be
     fetched."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        raise FetchError(f"refused: {url!r} is not a URL") from None
     scheme = parts.scheme.lower()
     if scheme != "https" and not (scheme == "http" and insecure()):
         raise FetchError(f"refused: {url} is not https")
-    host = parts.hostname
     if not host:
         raise FetchError(f"refused: {url} names no host")
     try:
@@ -109,8 +112,16 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
-def _once(method: str, url: str, headers: dict[str, str], body: bytes | None, deadline: float) -> Response:
-    scheme, host, port, address = resolve(url)
+def _once(
+    method: str,
+    url: str,
+    resolved: tuple[str, str, int, str],
+    headers: dict[str, str],
+    body: bytes | None,
+    deadline: float,
+) -> Response:
+    """One request to ``url``, connected to the address ``resolve`` checked (``resolved``)."""
+    scheme, host, port, address = resolved
     parts = urlsplit(url)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     remaining = deadline - time.monotonic()
@@ -151,7 +162,7 @@ def _once(method: str, url: str, headers: dict[str, str], body: bytes | None, de
                 body=b"",
             )
         )
-    except (OSError, http.client.HTTPException) as error:
+    except (OSError, ValueError, http.client.HTTPException) as error:
         raise FetchError(f"{url}: {error}") from None
     finally:
         connection.close()
@@ -169,8 +180,9 @@ def get(url: str, *, accept: str = ACCEPT, signer: int | None = None, key_id: st
     answer other than 200."""
     deadline = time.monotonic() + TIMEOUT_SECONDS
     for _ in range(MAX_REDIRECTS + 1):
+        resolved = resolve(url)  # before anything is built from the URL
         headers = {"Accept": accept, **_signed("GET", url, signer, None, key_id)}
-        response = _once("GET", url, headers, None, deadline)
+        response = _once("GET", url, resolved, headers, None, deadline)
         if 300 <= response.status < 400:
             if not response.url or response.url == url:
                 raise FetchError(f"{url} redirects nowhere")
@@ -185,14 +197,19 @@ def get(url: str, *, accept: str = ACCEPT, signer: int | None = None, key_id: st
 def post(url: str, document: dict[str, Any], *, signer: int, key_id: str) -> int:
     """POST ``document`` as ActivityPub JSON to ``url``, signed by ``signer``'s key ``key_id``; returns the status
     code. Raises ``FetchError`` when it cannot be sent."""
+    resolved = resolve(url)
     body = json.dumps(document, separators=(",", ":")).encode()
     headers = {"Content-Type": contexts.ACTIVITY_JSON, **_signed("POST", url, signer, body, key_id)}
-    return _once("POST", url, headers, body, time.monotonic() + TIMEOUT_SECONDS).status
+    return _once("POST", url, resolved, headers, body, time.monotonic() + TIMEOUT_SECONDS).status
 
 
 def same_host(first: str, second: str) -> bool:
     """Whether two URLs name the same host (and port)."""
-    return urlsplit(first).netloc.lower() == urlsplit(second).netloc.lower() and bool(urlsplit(first).netloc)
+    try:
+        netloc = urlsplit(first).netloc.lower()
+        return bool(netloc) and netloc == urlsplit(second).netloc.lower()
+    except ValueError:
+        return False
 
 
 def fetch_object(url: str, *, signer: int | None = keypairs.INSTANCE_UID, key_id: str | None = None) -> dict[str, Any]:

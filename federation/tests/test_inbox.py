@@ -210,3 +210,35 @@ def test_a_private_accounts_answer_to_a_remote_request_is_sent_back(client, alic
     assert answers[rita.actor.inbox]["type"] == "Reject"
     assert selectors.is_following(uid=rob.actor.uid, other_uid=alice.uid)
     assert store.remote_followers(alice.uid) == [rob.actor.uid]
+
+
+@pytest.mark.parametrize(
+    "activity",
+    [
+        {"type": ["Create"], "actor": "x"},
+        {"type": "Create", "actor": {"no": "id"}},
+        {"type": "Follow", "actor": "https://[broken/users/x"},
+        {"type": "Follow", "actor": "https://remote.example/users/rob", "object": {"weird": ["shape"]}},
+        {"type": "Delete", "actor": 42},
+    ],
+)
+def test_odd_activities_are_answered_4xx_or_accepted_never_500(client, alice, rob, activity):
+    response = post_signed(client, rob, activity)
+    assert response.status_code in (202, 400, 401)
+    if response.status_code == 202:
+        assert run_queued() in (["unknown account"], ["ignored"])
+
+
+@pytest.mark.parametrize(
+    "signature",
+    [
+        'keyId="https://[broken#main-key",signature="AAAA",headers="(request-target) host date digest"',
+        'keyId="ftp://remote.example/key",signature="AAAA",headers="(request-target) host date digest"',
+        'keyId="https://127.0.0.1/key",signature="AAAA",headers="(request-target) host date digest"',
+        'keyId="' + "x" * 5000 + '",signature="AAAA"',
+    ],
+)
+def test_odd_signatures_are_401(client, alice, rob, signature):
+    response = post_signed(client, rob, _follow(rob), Signature=signature)
+    assert response.status_code == 401
+    assert queued_jobs() == []
