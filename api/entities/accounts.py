@@ -13,7 +13,7 @@ from timelines.selectors import Relationship
 
 
 def account(request: HttpRequest, user: User) -> dict[str, Any]:
-    url = profile(request, user.login)
+    url = profile(request, user.acct)
     picture = avatar(request)
     return {
         "id": str(user.id),
