@@ -112,23 +112,33 @@ def _stop_all(processes: list[subprocess.Popen]) -> None:
 @contextlib.contextmanager
 def two_servers(base: Path) -> Iterator[tuple[Peer, Peer]]:
     """Servers A and B, migrated and serving, until the block ends. Everything of both starts side by side."""
+    with servers(base, ("a", "b")) as started:
+        yield started[0], started[1]
+
+
+@contextlib.contextmanager
+def servers(base: Path, names: tuple[str, ...]) -> Iterator[list[Peer]]:
+    """One server per name, migrated and serving, until the block ends."""
     manage = str(settings.BASE_DIR / "manage.py")
     with contextlib.ExitStack() as stack:
         processes: list[subprocess.Popen] = []
         stack.callback(_stop_all, processes)
         peers = []
-        for name in ("a", "b"):
+        for name in names:
             var_dir = base / name
             var_dir.mkdir(parents=True)
             redis_url = embedded_redis.ensure_running(var_dir / "redis")
             stack.callback(embedded_redis.stop, var_dir / "redis")
             port = testing.free_port()
             peers.append((name, var_dir, redis_url, port, _environment(var_dir, redis_url, port)))
-        # One migration, copied: B's database starts as an empty copy of A's.
+        # One migration, copied: the others' databases start as empty copies of the first's.
         migration = subprocess.Popen([sys.executable, manage, "migrate", "-v0"], env=peers[0][4], cwd=settings.BASE_DIR)
-        testing.share_static(peers[1][4], peers[0][4])
+        testing.collect_static(peers[0][4])
+        for other in peers[1:]:
+            testing.share_static(other[4], peers[0][4])
         assert migration.wait(timeout=testing.WAIT_SECONDS * 4) == 0
-        shutil.copyfile(peers[0][1] / "db.sqlite3", peers[1][1] / "db.sqlite3")
+        for other in peers[1:]:
+            shutil.copyfile(peers[0][1] / "db.sqlite3", other[1] / "db.sqlite3")
         started = []
         for name, var_dir, redis_url, port, env in peers:
             worker_log = stack.enter_context((var_dir / "worker.log").open("wb"))
@@ -156,4 +166,4 @@ def two_servers(base: Path) -> Iterator[tuple[Peer, Peer]]:
             started.append((Peer(name=name, url=url, env=env, redis_url=redis_url, runner=runner), web, var_dir))
         for peer, web, var_dir in started:
             testing.wait_until_served(peer.url + "/healthz", web, testing.WAIT_SECONDS * 2, var_dir / "web.log")
-        yield started[0][0], started[1][0]
+        yield [peer for peer, _, _ in started]
