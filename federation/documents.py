@@ -117,9 +117,8 @@ def note(
         "tag": tags,
         "attachment": [],
     }
-    edited = status.extra.get("edited")
-    if edited:
-        document["updated"] = iso(float(edited))
+    if status.edited_at:
+        document["updated"] = iso(status.edited_at)
     return document
 
 
@@ -135,6 +134,19 @@ def create(note_document: dict[str, Any]) -> dict[str, Any]:
         "type": "Create",
         "actor": note_document["attributedTo"],
         "published": note_document["published"],
+        "to": note_document["to"],
+        "cc": note_document["cc"],
+        "object": note_document,
+    }
+
+
+def update(note_document: dict[str, Any]) -> dict[str, Any]:
+    """The ``Update`` of an edited Note, addressed as the Note is (one id per version)."""
+    return {
+        "@context": contexts.OBJECT_CONTEXT,
+        "id": f"{note_document['id']}#updates/{note_document.get('updated', '')}",
+        "type": "Update",
+        "actor": note_document["attributedTo"],
         "to": note_document["to"],
         "cc": note_document["cc"],
         "object": note_document,

@@ -12,5 +12,6 @@ def register_all() -> None:
     hooks.register("remote_unfollowed", outbound.remote_unfollowed)
     hooks.register("status_delivered", outbound.status_delivered)
     hooks.register("status_deleted", outbound.status_deleted)
+    hooks.register("status_edited", outbound.status_edited)
     hooks.register("resolve_account", actors.resolve_account_uid)
     hooks.register("follow_request_answered", outbound.follow_request_answered)

@@ -56,15 +56,15 @@ def enqueue_inbound(*, activity: dict[str, Any], actor: str) -> None:
     )
 
 
-def enqueue_fanout(*, status_id: int, uid: int, deleted: dict[str, str] | None = None) -> None:
+def enqueue_fanout(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, version: int = 0) -> None:
     """Send status ``status_id`` of local ``uid`` (or, with ``deleted``, its deletion, whose stored fields these
-    are) to the inboxes of its remote audience."""
-    verb = "delete" if deleted is not None else "create"
+    are; with ``version``, its edit of that number) to the inboxes of its remote audience."""
+    verb = "delete" if deleted is not None else ("update" if version else "create")
     _enqueue(
         "fan_out",
-        job_id=f"ap-fanout-{verb}-{status_id}",
+        job_id=f"ap-fanout-{verb}-{status_id}" + (f"-{version}" if version else ""),
         description=f"federate the {verb} of status {status_id}",
-        kwargs={"status_id": status_id, "uid": uid, "deleted": deleted},
+        kwargs={"status_id": status_id, "uid": uid, "deleted": deleted, "version": version},
         retry=INBOUND_RETRIES,
     )
 

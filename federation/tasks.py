@@ -11,8 +11,8 @@ def process_inbound(*, activity: dict[str, Any], actor: str) -> str:
     return inbound.process(activity=activity, actor_uri=actor)
 
 
-def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None) -> int:
-    return outbound.fan_out(status_id=status_id, uid=uid, deleted=deleted)
+def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, version: int = 0) -> int:
+    return outbound.fan_out(status_id=status_id, uid=uid, deleted=deleted, version=version)
 
 
 def deliver(*, inbox: str, activity: dict[str, Any], signer: int) -> int:

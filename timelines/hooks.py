@@ -11,6 +11,7 @@ change that is already made: it queues its work (RQ) and returns.
   ``other_uid`` (send the Undo);
 - ``status_delivered(status)``: a new status went through the local audiences (the remote audience is next);
 - ``status_deleted(fields)``: a status was deleted (tell the servers it reached);
+- ``status_edited(fields)``: a status was edited (its fields as they are now);
 - ``follow_request_answered(uid, requester_uid, approved)``: ``uid`` approved or rejected a request to follow
   them (the requester's server is told when it is another server's account);
 - ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
@@ -33,6 +34,7 @@ NAMES = frozenset(
         "status_deleted",
         "resolve_account",
         "follow_request_answered",
+        "status_edited",
     }
 )
 
@@ -77,3 +79,8 @@ def resolve_account(acct: str) -> int | None:
 def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> None:
     if hook := _registered.get("follow_request_answered"):
         hook(uid=uid, requester_uid=requester_uid, approved=approved)
+
+
+def status_edited(fields: Mapping[str, Any]) -> None:
+    if hook := _registered.get("status_edited"):
+        hook(fields)

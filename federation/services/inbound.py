@@ -8,8 +8,8 @@ handler is idempotent besides, so a redelivered or retried activity changes noth
 Handled: Follow (accepted at once, or a request for a private account; a block answers Reject), Undo of a
 Follow, a Like or an Announce, Accept and Reject of our Follows, Create of a Note, Delete of a Note, Like and
 Announce of a post stored here (through the site's own like and repost services, so with their visibility rules
-and notifications), Update of the actor itself. Other types the inbox accepts (Update of a Note, Block, Flag,
-Move...) are acknowledged and ignored for now.
+and notifications), Update of the actor itself or of one of its posts (an edit). Other types the inbox accepts
+(Block, Flag, Move...) are acknowledged and ignored for now.
 """
 
 from __future__ import annotations
@@ -188,8 +188,11 @@ def _react(activity: dict[str, Any], actor: RemoteActor, *, like: bool, undo: bo
 
 
 def _update(activity: dict[str, Any], actor: RemoteActor) -> str:
-    """An Update of the actor itself (name, bio, keys, inboxes); edits of posts are not taken yet."""
+    """An Update of the actor itself (name, bio, keys, inboxes), or of one of its posts stored here (an edit,
+    through the site's edit service: a new version, under the same rules as a local edit)."""
     inner = activity.get("object")
+    if isinstance(inner, dict) and inner.get("type") == "Note":
+        return _edit(inner, actor)
     if not isinstance(inner, dict) or _id(inner) != actor.uri:
         return "ignored"
     try:
@@ -197,3 +200,18 @@ def _update(activity: dict[str, Any], actor: RemoteActor) -> str:
     except actors.ActorError:
         return "refused"
     return "updated"
+
+
+def _edit(note: dict[str, Any], actor: RemoteActor) -> str:
+    uri = _id(note)
+    if uri is None or _id(note.get("attributedTo")) != actor.uri:
+        return "ignored"
+    status_id = store.object_status(uri)
+    if status_id is None:
+        return "unknown post"
+    message = remote_statuses.plain_text(str(note.get("content") or ""))
+    try:
+        changed = services.edit_status(uid=actor.uid, status_id=status_id, message=message)
+    except (exceptions.InvalidMessage, exceptions.TooManyVersions, exceptions.StatusNotFound, exceptions.NotOwner):
+        return "refused"
+    return "edited" if changed else "unchanged"

@@ -62,6 +62,15 @@ def status_deleted(fields: Any) -> None:
         queue.enqueue_fanout(status_id=int(fields["id"]), uid=uid, deleted=dict(fields))
 
 
+def status_edited(fields: Any) -> None:
+    """Queue the remote fan-out of an edited local status's ``Update``."""
+    uid = int(fields["uid"])
+    if fields.get("repost_of") or visibilities.of_status(fields) not in FEDERATED:
+        return
+    if store.has_remote_followers(uid):
+        queue.enqueue_fanout(status_id=int(fields["id"]), uid=uid, version=int(fields.get("edits") or 1))
+
+
 def remote_follow_requested(*, uid: int, other_uid: int) -> None:
     """Send local ``uid``'s Follow to remote ``other_uid``."""
     login, target = _login(uid), actors.actor_by_uid(other_uid)
@@ -170,9 +179,10 @@ def note_of(status: Status) -> dict[str, Any]:
     return documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to)
 
 
-def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None) -> int:
-    """Queue one delivery per remote inbox of local ``uid``'s status (its Create, or with ``deleted`` its
-    Delete). Returns the number of inboxes. Idempotent: each delivery's job id is unique per inbox."""
+def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, version: int = 0) -> int:
+    """Queue one delivery per remote inbox of local ``uid``'s status (its Create, with ``deleted`` its Delete,
+    with ``version`` its Update). Returns the number of inboxes. Idempotent: each delivery's job id is unique
+    per activity and inbox."""
     login = _login(uid)
     if login is None:
         return 0
@@ -187,7 +197,7 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None) 
         if not fields:
             return 0  # deleted meanwhile: its Delete follows
         status = Status.from_hash(fields)
-        activity = documents.create(note_of(status))
+        activity = (documents.update if version else documents.create)(note_of(status))
         audience = remote_audience(uid, policy.Item.of_status(status))
     inboxes = inboxes_of(audience)
     for inbox in inboxes:

@@ -242,3 +242,18 @@ def test_odd_signatures_are_401(client, alice, rob, signature):
     response = post_signed(client, rob, _follow(rob), Signature=signature)
     assert response.status_code == 401
     assert queued_jobs() == []
+
+
+def test_an_edit_of_a_remote_post_is_a_new_version_and_only_its_author_may_make_it(client, alice, rob):
+    create = _note(rob, 4)
+    assert post_signed(client, rob, create).status_code == 202
+    assert run_queued() == ["stored"]
+    edited = {**create["object"], "content": "<p>Note 4, corrected</p>", "updated": "2026-11-25T11:00:00Z"}
+    eve = remote_actor("eve")
+    forged = {"id": f"{eve.uri}#updates/1", "type": "Update", "actor": eve.uri, "object": edited}
+    update = {"id": f"{rob.uri}#updates/1", "type": "Update", "actor": rob.uri, "object": edited}
+    assert post_signed(client, eve, forged).status_code == 202
+    assert post_signed(client, rob, update).status_code == 202
+    assert run_queued() == ["ignored", "edited"]
+    status = selectors.get_status(status_id=store.object_status(create["object"]["id"]))
+    assert status.message == "Note 4, corrected" and status.edits == 1

@@ -66,3 +66,18 @@ def test_direct_posts_and_reposts_do_not_federate_and_deletions_do(alice, follow
     assert [job.kwargs["deleted"] is not None for job in fanouts] == [False, True]
     fanouts[1].perform()
     assert ("https://remote.example/inbox", "Delete", "Tombstone") in _deliveries()
+
+
+def test_an_edit_goes_out_as_an_update_of_the_note(alice, followers):
+    status_id = services.post_status(uid=alice.uid, message="frist")
+    services.edit_status(uid=alice.uid, status_id=status_id, message="first")
+    update = [job for job in queued_jobs() if job.func_name == "federation.tasks.fan_out" and job.kwargs["version"]]
+    assert len(update) == 1
+    update[0].perform()
+    sent = [
+        job.kwargs["activity"]
+        for job in queued_jobs()
+        if job.func_name == "federation.tasks.deliver" and job.kwargs["activity"]["type"] == "Update"
+    ]
+    assert len(sent) == 2  # remote.example's shared inbox and other.example's
+    assert sent[0]["object"]["source"]["content"] == "first" and "updated" in sent[0]["object"]
