@@ -45,11 +45,14 @@ def _login(uid: int) -> str | None:
 
 
 def status_delivered(status: Any) -> None:
-    """Queue the remote fan-out of a new local status, when its author has remote followers."""
+    """Queue the remote fan-out of a new local status, when its author has remote followers or it answers
+    another server's post."""
     uid = int(status["uid"])
     if status.get("repost_of") or visibilities.of_status(status) not in FEDERATED:
         return
-    if store.has_remote_followers(uid):
+    if status.get("uri"):
+        return  # another server's post, stored here (with its URI): its own server delivers it
+    if store.has_remote_followers(uid) or _answered_remote(status) is not None:
         queue.enqueue_fanout(status_id=int(status["id"]), uid=uid)
 
 
@@ -176,7 +179,17 @@ def note_of(status: Status) -> dict[str, Any]:
         parent = timelines_store.statuses.get_status(status.in_reply_to)
         if parent:
             in_reply_to = parent.get("uri") or identities.status(parent["login"], int(parent["id"]))
+        answered = actors.actor_by_uid(int(parent["uid"])) if parent and parent.get("uri") else None
+        if answered is not None and all(uri != answered.uri for uri, _ in mentioned):
+            # Another server's author is addressed and tagged, as Mastodon does for the author a reply answers.
+            mentioned.append((answered.uri, f"{answered.username}@{answered.domain}"))
     return documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to)
+
+
+def _answered_remote(fields: Any) -> int | None:
+    """The uid of the remote author a status answers, when it answers another server's post."""
+    answered = fields.get("in_reply_to_uid")
+    return int(answered) if answered and actors.is_remote(int(answered)) else None
 
 
 def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, version: int = 0) -> int:
@@ -198,7 +211,12 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
             return 0  # deleted meanwhile: its Delete follows
         status = Status.from_hash(fields)
         activity = (documents.update if version else documents.create)(note_of(status))
-        audience = remote_audience(uid, policy.Item.of_status(status))
+        item = policy.Item.of_status(status)
+        audience = remote_audience(uid, item)
+        answered = _answered_remote(fields)
+        if answered is not None and answered not in audience:
+            # The author answered gets the reply too, when the policy lets them see it.
+            audience += policy.allowed_recipients(item=item, recipients=[answered])
     inboxes = inboxes_of(audience)
     for inbox in inboxes:
         queue.enqueue_delivery(inbox=inbox, activity=activity, signer=uid)

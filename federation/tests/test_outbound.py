@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from federation import store
-from federation.services import outbound
+from federation.services import outbound, remote_statuses
 from federation.tests.helpers import queued_jobs, remote_actor
 from timelines import services
 
@@ -81,3 +81,24 @@ def test_an_edit_goes_out_as_an_update_of_the_note(alice, followers):
     ]
     assert len(sent) == 2  # remote.example's shared inbox and other.example's
     assert sent[0]["object"]["source"]["content"] == "first" and "updated" in sent[0]["object"]
+
+
+def test_a_reply_to_another_servers_post_reaches_its_author_and_tags_them(db, alice):
+    rob = remote_actor("rob")
+    note = {
+        "id": f"{rob.uri}/statuses/1",
+        "type": "Note",
+        "attributedTo": rob.uri,
+        "content": "<p>hi</p>",
+        "to": ["https://www.w3.org/ns/activitystreams#Public"],
+    }
+    parent = remote_statuses.store_note(note=note, author=rob.actor)
+    reply = services.post_status(uid=alice.uid, message="hello rob", in_reply_to=parent)
+    fanout = [job for job in queued_jobs() if job.func_name == "federation.tasks.fan_out"]
+    assert [job.kwargs["status_id"] for job in fanout] == [reply]  # alice has no remote followers
+    fanout[0].perform()
+    (sent,) = [job for job in queued_jobs() if job.func_name == "federation.tasks.deliver"]
+    assert sent.kwargs["inbox"] == "https://remote.example/inbox"
+    document = sent.kwargs["activity"]["object"]
+    assert document["inReplyTo"] == note["id"] and rob.uri in document["cc"]
+    assert {"type": "Mention", "href": rob.uri, "name": "@rob@remote.example"} in document["tag"]

@@ -117,9 +117,27 @@ def test_a_follow_across_servers_brings_posts_home_by_visibility(servers):
     assert status == 200 and note["attributedTo"] == f"{b.url}/@bob"
     assert _get(f"{b.url}/@bob/{private_id}")[0] == 404
 
+    # alice answers bob's public post on A: the reply reaches B, in the thread of bob's post, and bob is told.
+    reply = a.run(
+        f"""
+        from timelines import selectors, services
+        home = selectors.get_status_messages(uid={alice}, count=10)
+        post = next(entry for entry in home if entry.visibility == "public")
+        print(services.post_status(uid={alice}, message="Welcome, bob!", in_reply_to=post.id))
+        """
+    )
+    assert reply.isdigit()
+    replies = f"""
+        from timelines import selectors
+        print(selectors.get_status(status_id={public_id}).reply_count,
+              " ".join(note.kind for note in selectors.get_notifications(uid={bob})))
+        """
+    assert wait_until(lambda: b.run(replies).startswith("1 ")), b.run(replies)
+    assert "reply" in b.run(replies).split()
+
     # bob deletes his public post on B: it leaves alice's home on A.
     b.run(f"from timelines import services; services.delete_status(uid={bob}, status_id={public_id})")
-    assert wait_until(lambda: a.home_of(alice) == ["Only for my followers"]), a.home_of(alice)
+    assert wait_until(lambda: a.home_of(alice) == ["Welcome, bob!", "Only for my followers"]), a.home_of(alice)
 
 
 def _install() -> Path:
