@@ -13,5 +13,6 @@ def register_all() -> None:
     hooks.register("status_delivered", outbound.status_delivered)
     hooks.register("status_deleted", outbound.status_deleted)
     hooks.register("status_edited", outbound.status_edited)
+    hooks.register("status_liked", outbound.status_liked)
     hooks.register("resolve_account", actors.resolve_account_uid)
     hooks.register("follow_request_answered", outbound.follow_request_answered)

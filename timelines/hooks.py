@@ -12,6 +12,8 @@ change that is already made: it queues its work (RQ) and returns.
 - ``status_delivered(status)``: a new status went through the local audiences (the remote audience is next);
 - ``status_deleted(fields)``: a status was deleted (tell the servers it reached);
 - ``status_edited(fields)``: a status was edited (its fields as they are now);
+- ``status_liked(uid, fields, liked)``: ``uid`` liked (or with ``liked`` False, stopped liking) the status whose
+  stored fields are given;
 - ``follow_request_answered(uid, requester_uid, approved)``: ``uid`` approved or rejected a request to follow
   them (the requester's server is told when it is another server's account);
 - ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
@@ -35,6 +37,7 @@ NAMES = frozenset(
         "resolve_account",
         "follow_request_answered",
         "status_edited",
+        "status_liked",
     }
 )
 
@@ -84,3 +87,8 @@ def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> 
 def status_edited(fields: Mapping[str, Any]) -> None:
     if hook := _registered.get("status_edited"):
         hook(fields)
+
+
+def status_liked(*, uid: int, fields: Mapping[str, Any], liked: bool) -> None:
+    if hook := _registered.get("status_liked"):
+        hook(uid=uid, fields=fields, liked=liked)

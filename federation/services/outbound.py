@@ -17,7 +17,7 @@ import logging
 import time
 from typing import Any
 
-from federation import client, documents, identities, keypairs, queue, store
+from federation import client, contexts, documents, identities, keypairs, queue, store
 from federation.models import RemoteActor
 from federation.services import actors
 from timelines import keys, policy
@@ -72,6 +72,26 @@ def status_edited(fields: Any) -> None:
         return
     if store.has_remote_followers(uid):
         queue.enqueue_fanout(status_id=int(fields["id"]), uid=uid, version=int(fields.get("edits") or 1))
+
+
+def status_liked(*, uid: int, fields: Any, liked: bool) -> None:
+    """Send local ``uid``'s Like (or its Undo) of another server's post to that post's author."""
+    if not fields or not fields.get("uri"):
+        return  # a local post: nothing to tell anyone
+    login, author = _login(uid), actors.actor_by_uid(int(fields["uid"]))
+    if login is None or author is None:
+        return
+    actor = identities.actor(login)
+    like = {
+        "@context": contexts.ACTIVITYSTREAMS,
+        "id": f"{actor}#likes/{fields['id']}/{time.time_ns()}",
+        "type": "Like",
+        "actor": actor,
+        "object": fields["uri"],
+    }
+    if not liked:
+        like = documents.undo(identifier=f"{actor}#unlikes/{fields['id']}/{time.time_ns()}", actor=actor, activity=like)
+    queue.enqueue_delivery(inbox=author.inbox, activity=like, signer=uid)
 
 
 def remote_follow_requested(*, uid: int, other_uid: int) -> None:

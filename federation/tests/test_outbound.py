@@ -102,3 +102,20 @@ def test_a_reply_to_another_servers_post_reaches_its_author_and_tags_them(db, al
     document = sent.kwargs["activity"]["object"]
     assert document["inReplyTo"] == note["id"] and rob.uri in document["cc"]
     assert {"type": "Mention", "href": rob.uri, "name": "@rob@remote.example"} in document["tag"]
+
+
+def test_liking_another_servers_post_tells_its_author(db, alice):
+    rob = remote_actor("rob")
+    note = {"id": f"{rob.uri}/statuses/2", "type": "Note", "attributedTo": rob.uri, "content": "<p>like me</p>"}
+    note["to"] = ["https://www.w3.org/ns/activitystreams#Public"]
+    status_id = remote_statuses.store_note(note=note, author=rob.actor)
+    services.like_status(uid=alice.uid, status_id=status_id)
+    services.unlike_status(uid=alice.uid, status_id=status_id)
+    own = services.post_status(uid=alice.uid, message="mine")
+    services.like_status(uid=alice.uid, status_id=own)  # a local post: nobody elsewhere to tell
+    sent = [job.kwargs for job in queued_jobs() if job.func_name == "federation.tasks.deliver"]
+    assert [(item["inbox"], item["activity"]["type"]) for item in sent] == [
+        (rob.actor.inbox, "Like"),
+        (rob.actor.inbox, "Undo"),
+    ]
+    assert sent[0]["activity"]["object"] == note["id"] and sent[1]["activity"]["object"]["type"] == "Like"
