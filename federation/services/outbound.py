@@ -4,7 +4,8 @@
 audiences; when its author has remote followers it queues one fan-out job, which asks the same per-recipient
 policy as local delivery (``timelines.policy``) which of them may receive it, and queues one signed POST per
 inbox, shared inboxes counted once. Public, unlisted and followers-only posts go to the followers whom the
-policy admits; direct posts and reposts do not federate yet. A deletion goes to every inbox of the author's
+policy admits, and a reply or a repost of another server's post also to that post's author; a repost goes out as
+``Announce`` (its undoing as ``Undo``). Direct posts do not federate yet. A deletion goes to every inbox of the author's
 current remote followers.
 
 Follows of remote accounts are requests until the remote server accepts (``timelines.services.follows``): the
@@ -45,23 +46,21 @@ def _login(uid: int) -> str | None:
 
 
 def status_delivered(status: Any) -> None:
-    """Queue the remote fan-out of a new local status, when its author has remote followers or it answers
-    another server's post."""
+    """Queue the remote fan-out of a new local status or repost, when its author has remote followers or it
+    answers (or reposts) another server's post."""
     uid = int(status["uid"])
-    if status.get("repost_of") or visibilities.of_status(status) not in FEDERATED:
-        return
-    if status.get("uri"):
+    if status.get("uri") or visibilities.of_status(status) not in FEDERATED:
         return  # another server's post, stored here (with its URI): its own server delivers it
-    if store.has_remote_followers(uid) or _answered_remote(status) is not None:
+    if store.has_remote_followers(uid) or _remote_counterpart(status) is not None:
         queue.enqueue_fanout(status_id=int(status["id"]), uid=uid)
 
 
 def status_deleted(fields: Any) -> None:
-    """Queue the remote fan-out of a deleted local status's ``Delete``."""
+    """Queue the remote fan-out of a deleted local status's ``Delete`` (an undone repost's ``Undo``)."""
     uid = int(fields["uid"])
-    if fields.get("repost_of") or visibilities.of_status(fields) not in FEDERATED:
+    if fields.get("uri") or visibilities.of_status(fields) not in FEDERATED:
         return
-    if store.has_remote_followers(uid):
+    if store.has_remote_followers(uid) or _remote_counterpart(fields) is not None:
         queue.enqueue_fanout(status_id=int(fields["id"]), uid=uid, deleted=dict(fields))
 
 
@@ -206,10 +205,33 @@ def note_of(status: Status) -> dict[str, Any]:
     return documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to)
 
 
-def _answered_remote(fields: Any) -> int | None:
-    """The uid of the remote author a status answers, when it answers another server's post."""
-    answered = fields.get("in_reply_to_uid")
-    return int(answered) if answered and actors.is_remote(int(answered)) else None
+def _remote_counterpart(fields: Any) -> int | None:
+    """The uid of the remote author a status answers or reposts, when it is another server's post."""
+    other = fields.get("repost_of_uid") if fields.get("repost_of") else fields.get("in_reply_to_uid")
+    return int(other) if other and actors.is_remote(int(other)) else None
+
+
+def _announce(*, login: str, repost_id: int, fields: Any) -> dict[str, Any] | None:
+    """The ``Announce`` of a local repost, addressed as the repost is and to the original's author; None when
+    the original is gone."""
+    original = timelines_store.statuses.get_status(int(fields["repost_of"]))
+    if not original:
+        return None
+    remote = actors.actor_by_uid(int(original["uid"])) if original.get("uri") else None
+    author = remote.uri if remote else identities.actor(original["login"])
+    to, cc = documents.addressing(
+        level=visibilities.of_status(fields), followers=identities.followers(login), mentioned=[author]
+    )
+    return {
+        "@context": contexts.ACTIVITYSTREAMS,
+        "id": f"{identities.status(login, repost_id)}/activity",
+        "type": "Announce",
+        "actor": identities.actor(login),
+        "published": documents.iso(float(fields["posted"])),
+        "to": to,
+        "cc": cc,
+        "object": original.get("uri") or identities.status(original["login"], int(original["id"])),
+    }
 
 
 def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, version: int = 0) -> int:
@@ -220,7 +242,15 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
     if login is None:
         return 0
     actor = identities.actor(login)
-    if deleted is not None:
+    if deleted is not None and deleted.get("repost_of"):
+        announce = _announce(login=login, repost_id=status_id, fields=deleted) or {
+            "id": f"{identities.status(login, status_id)}/activity",
+            "type": "Announce",
+            "actor": actor,
+        }
+        activity = documents.undo(identifier=f"{announce['id']}#undo", actor=actor, activity=announce)
+        audience = remote_audience(uid, None)
+    elif deleted is not None:
         level = visibilities.of_status(deleted)
         to, cc = documents.addressing(level=level, followers=identities.followers(login), mentioned=())
         activity = documents.delete(actor=actor, object_uri=identities.status(login, status_id), to=to, cc=cc)
@@ -229,14 +259,25 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
         fields = timelines_store.statuses.get_status(status_id)
         if not fields:
             return 0  # deleted meanwhile: its Delete follows
-        status = Status.from_hash(fields)
-        activity = (documents.update if version else documents.create)(note_of(status))
-        item = policy.Item.of_status(status)
+        if fields.get("repost_of"):
+            announce = _announce(login=login, repost_id=status_id, fields=fields)
+            if announce is None:
+                return 0
+            activity = announce
+            item = policy.Item(author_uid=uid, status_id=status_id, kind="repost", fields=fields)
+        else:
+            status = Status.from_hash(fields)
+            activity = (documents.update if version else documents.create)(note_of(status))
+            item = policy.Item.of_status(status)
         audience = remote_audience(uid, item)
-        answered = _answered_remote(fields)
-        if answered is not None and answered not in audience:
-            # The author answered gets the reply too, when the policy lets them see it.
-            audience += policy.allowed_recipients(item=item, recipients=[answered])
+        counterpart = _remote_counterpart(fields)
+        if counterpart is not None and counterpart not in audience:
+            # The author answered or reposted gets it too, when the policy lets them see it.
+            audience += policy.allowed_recipients(item=item, recipients=[counterpart])
+    if deleted is not None:
+        counterpart = _remote_counterpart(deleted)
+        if counterpart is not None and counterpart not in audience:
+            audience.append(counterpart)
     inboxes = inboxes_of(audience)
     for inbox in inboxes:
         queue.enqueue_delivery(inbox=inbox, activity=activity, signer=uid)

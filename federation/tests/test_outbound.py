@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from federation import store
+from federation import contexts, store
 from federation.services import outbound, remote_statuses
 from federation.tests.helpers import queued_jobs, remote_actor
-from timelines import services
+from timelines import services, uris
 
 
 def _deliveries() -> list[tuple[str, str, str]]:
@@ -53,11 +53,9 @@ def test_followers_only_posts_reach_only_remote_followers_the_policy_admits(alic
     assert _deliveries() == [("https://remote.example/inbox", "Create", "Note")]
 
 
-def test_direct_posts_and_reposts_do_not_federate_and_deletions_do(alice, followers, make_account):
-    bob = make_account("bob")
+def test_direct_posts_do_not_federate_and_deletions_do(alice, followers, make_account):
+    make_account("bob")
     services.post_status(uid=alice.uid, message="@bob psst", visibility="direct")
-    other = services.post_status(uid=bob.uid, message="a post to repost")
-    services.repost_status(uid=alice.uid, status_id=other)
     assert not [job for job in queued_jobs() if job.func_name == "federation.tasks.fan_out"]
 
     status_id = services.post_status(uid=alice.uid, message="soon gone")
@@ -66,6 +64,24 @@ def test_direct_posts_and_reposts_do_not_federate_and_deletions_do(alice, follow
     assert [job.kwargs["deleted"] is not None for job in fanouts] == [False, True]
     fanouts[1].perform()
     assert ("https://remote.example/inbox", "Delete", "Tombstone") in _deliveries()
+
+
+def test_a_repost_goes_out_as_announce_and_its_undoing_as_undo(alice, followers, make_account):
+    bob = make_account("bob")
+    original = services.post_status(uid=bob.uid, message="worth sharing")
+    services.repost_status(uid=alice.uid, status_id=original)
+    (announce,) = [job for job in queued_jobs() if job.func_name == "federation.tasks.fan_out"]
+    announce.perform()
+    services.undo_repost(uid=alice.uid, status_id=original)
+    (undo,) = [job for job in queued_jobs() if job.func_name == "federation.tasks.fan_out" and job.kwargs["deleted"]]
+    undo.perform()
+    sent = [job.kwargs["activity"] for job in queued_jobs() if job.func_name == "federation.tasks.deliver"]
+    announces = [activity for activity in sent if activity["type"] == "Announce"]
+    undos = [activity for activity in sent if activity["type"] == "Undo"]
+    assert len(announces) == 2 and len(undos) == 2  # one per server
+    assert announces[0]["object"] == uris.status_uri("bob", original)
+    assert announces[0]["to"] == [contexts.PUBLIC] and uris.account_uri("bob") in announces[0]["cc"]
+    assert undos[0]["object"]["id"] == announces[0]["id"]
 
 
 def test_an_edit_goes_out_as_an_update_of_the_note(alice, followers):

@@ -124,16 +124,19 @@ def test_a_follow_across_servers_brings_posts_home_by_visibility(servers):
         home = selectors.get_status_messages(uid={alice}, count=10)
         post = next(entry for entry in home if entry.visibility == "public")
         print(services.post_status(uid={alice}, message="Welcome, bob!", in_reply_to=post.id))
+        services.repost_status(uid={alice}, status_id=post.id)
         """
     )
     assert reply.isdigit()
+    # ... and her repost of it too (an Announce): bob is told of both.
     replies = f"""
         from timelines import selectors
-        print(selectors.get_status(status_id={public_id}).reply_count,
-              " ".join(note.kind for note in selectors.get_notifications(uid={bob})))
+        status = selectors.get_status(status_id={public_id})
+        print(status.reply_count, status.repost_count,
+              " ".join(sorted({{note.kind for note in selectors.get_notifications(uid={bob})}})))
         """
-    assert wait_until(lambda: b.run(replies).startswith("1 ")), b.run(replies)
-    assert "reply" in b.run(replies).split()
+    assert wait_until(lambda: b.run(replies).startswith("1 1 ")), b.run(replies)
+    assert {"reply", "repost", "follow"} <= set(b.run(replies).split())
 
     # bob deletes his public post on B: it leaves alice's home on A.
     b.run(f"from timelines import services; services.delete_status(uid={bob}, status_id={public_id})")
