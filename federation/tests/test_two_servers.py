@@ -8,12 +8,16 @@ Against an independent implementation: a peer written with Fedify (npm ``@fedify
 runs on Debian's Node 20; ``fedify_peer/peer.js``, pinned by its lock file, installed by ``npm ci`` on the first
 run) federates with server A. It resolves dana by WebFinger, follows her and gets our Accept; receives her post,
 each of our requests verified by Fedify; and its own signed Like, reply and Undo of the follow are accepted and
-acted on by us."""
+acted on by us.
+
+In Chromium (the issue's browser test): erin on A finds @gus@B with the header's search, follows him, and his
+post made on B arrives live on her home."""
 
 from __future__ import annotations
 
 import fcntl
 import json
+import os
 import shutil
 import subprocess
 import urllib.error
@@ -23,12 +27,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect, sync_playwright
 
+from federation.tests.conftest import PASSWORD
 from federation.tests.peers import two_servers
 from socialsite import testing
 from socialsite.testing import wait_until
 
 PROJECT = Path(__file__).parent / "fedify_peer"
+CHROMIUM = os.environ.get("SOCIALSITE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
+DESKTOP = {"width": 1024, "height": 768}
+WAIT_MILLISECONDS = int(testing.WAIT_SECONDS * 1000)
 
 
 @pytest.fixture(scope="module")
@@ -241,3 +251,51 @@ def test_a_fedify_peer_follows_receives_likes_replies_and_unfollows(servers, fed
 
     _order(peer, "unfollow", actor=actor)
     assert wait_until(lambda: site.redis().zcard(followers) == 0), "the peer's Undo was not taken"
+
+
+def test_in_a_browser_a_remote_account_is_found_followed_and_its_posts_arrive_live(servers):
+    """The issue's browser test: erin on A types @gus@B in the header's Search box, opens gus's profile from the
+    results, presses Follow, and sees gus's new post (made on B) arrive live on her home; B tells gus that erin
+    followed him."""
+    a, b = servers
+    a.run(SIGN_UP.format(logins=["erin"]))
+    gus = int(b.run(SIGN_UP.format(logins=["gus"])))
+    acct = f"gus@{b.domain}"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(base_url=a.url, viewport=DESKTOP)
+            context.set_default_timeout(WAIT_MILLISECONDS)
+            page = context.new_page()
+            page.goto("/accounts/login/")
+            page.get_by_label("Username").fill("erin")
+            page.get_by_label("Password").fill(PASSWORD)
+            page.get_by_role("button", name="Log in").click()
+            expect(page.get_by_text("Logged in as @erin")).to_be_visible(timeout=WAIT_MILLISECONDS)
+
+            page.get_by_role("searchbox", name="Search").fill(f"@{acct}")
+            page.get_by_role("searchbox", name="Search").press("Enter")
+            page.get_by_role("link", name=f"Gus @{acct}").click()
+            expect(page.get_by_role("heading", name=f"Gus @{acct}")).to_be_visible(timeout=WAIT_MILLISECONDS)
+            page.get_by_role("button", name="Follow", exact=True).click()
+            expect(page.get_by_role("button", name="Requested", exact=True)).to_be_visible(timeout=WAIT_MILLISECONDS)
+            erin = a.run("from timelines import selectors; print(selectors.get_user_by_login(login='erin').id)")
+            gus_on_a = a.run(f"from timelines import selectors; print(selectors.get_user_by_login(login='{acct}').id)")
+            assert wait_until(lambda: a.redis().zscore(f"following:{{{erin}}}", gus_on_a) is not None)
+
+            page.goto("/")
+            page.evaluate("window.stillTheSamePage = true")
+            b.run(f'from timelines import services; services.post_status(uid={gus}, message="Live from server B")')
+            live = page.locator("article.status", has_text="Live from server B")
+            expect(live).to_be_visible(timeout=WAIT_MILLISECONDS)  # without a reload:
+            assert page.evaluate("window.stillTheSamePage") is True
+            expect(live).to_contain_text(f"@{acct}")
+        finally:
+            browser.close()
+    told = b.run(
+        f"""
+        from timelines import selectors
+        print(" ".join(note.kind for note in selectors.get_notifications(uid={gus})))
+        """
+    )
+    assert "follow" in told.split()
