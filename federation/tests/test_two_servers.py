@@ -4,11 +4,11 @@ Two socialsite servers (step 5 of issue 22): alice on A follows bob on B through
 Accept; bob's posts reach alice's home on A by their visibility, and never a non-follower; a deletion on B takes
 the post out of A.
 
-Against an independent implementation: a peer written with Fedify (npm ``@fedify/fedify`` 1.5, the last line that
-runs on Debian's Node 20; ``fedify_peer/peer.js``, pinned by its lock file, installed by ``npm ci`` on the first
-run) federates with server A. It resolves dana by WebFinger, follows her and gets our Accept; receives her post,
-each of our requests verified by Fedify; and its own signed Like, reply and Undo of the follow are accepted and
-acted on by us.
+Against an independent implementation: a peer written with Fedify (npm ``@fedify/fedify`` 1.5.9, which runs on
+Debian's Node 20, where 1.10 and 2.x need Node 22; ``fedify_peer/peer.js``, pinned by its lock file, installed by
+``npm ci`` on the first run) federates with server A. It resolves dana by WebFinger, follows her and gets our
+Accept; receives her post, each of our requests verified by Fedify; and its own signed Like, reply and Undo of the
+follow are accepted and acted on by us.
 
 In Chromium (the issue's browser test): erin on A finds @gus@B with the header's search, follows him, and his
 post made on B arrives live on her home."""
