@@ -33,6 +33,7 @@ class RemoteActor(models.Model):
     inbox = models.URLField(max_length=2048)
     shared_inbox = models.URLField(max_length=2048, blank=True)
     followers_url = models.URLField(max_length=2048, blank=True)
+    outbox = models.URLField(max_length=2048, blank=True)
     url = models.URLField(max_length=2048, blank=True)
     key_id = models.URLField(max_length=2048, unique=True)
     public_key_pem = models.TextField()

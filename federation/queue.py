@@ -4,6 +4,7 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
 - ``enqueue_inbound``: an accepted incoming activity, processed off the request (the inbox answers 202 at once).
 - ``enqueue_fanout``: a local status (or its deletion) going to the remote audience: one job reads the remote
   followers and queues one delivery per inbox.
+- ``enqueue_backfill``: the latest public posts of a remote account just found, from its outbox.
 - ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
   so a repeated fan-out never sends twice; retried with exponential backoff over about three days
   (``DELIVERY_RETRY_INTERVALS``, Mastodon retries 16 times in about as long). The retries need a worker with
@@ -77,4 +78,15 @@ def enqueue_delivery(*, inbox: str, activity: dict[str, Any], signer: int) -> No
         description=f"deliver {activity.get('type')} {activity.get('id')} to {inbox}",
         kwargs={"inbox": inbox, "activity": activity, "signer": signer},
         retry=DELIVERY_RETRY_INTERVALS,
+    )
+
+
+def enqueue_backfill(*, uid: int) -> None:
+    """Fetch the latest public posts of remote account ``uid`` from its outbox (one job per account)."""
+    _enqueue(
+        "backfill",
+        job_id=f"ap-backfill-{uid}",
+        description=f"fetch the latest posts of remote account {uid}",
+        kwargs={"uid": uid},
+        retry=INBOUND_RETRIES,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from federation.services import inbound, outbound
+from federation.services import actors, inbound, outbound, remote_statuses
 
 
 def process_inbound(*, activity: dict[str, Any], actor: str) -> str:
@@ -17,3 +17,8 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
 
 def deliver(*, inbox: str, activity: dict[str, Any], signer: int) -> int:
     return outbound.deliver(inbox=inbox, activity=activity, signer=signer)
+
+
+def backfill(*, uid: int) -> int:
+    actor = actors.actor_by_uid(uid)
+    return remote_statuses.backfill(author=actor) if actor is not None else 0

@@ -16,7 +16,7 @@ from urllib.parse import quote, urlsplit
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from federation import client, identities
+from federation import client, identities, queue
 from federation.models import RemoteActor
 from timelines import exceptions, services, store
 from timelines.validation import clean_domain
@@ -118,6 +118,9 @@ def record_actor(document: dict[str, Any]) -> RemoteActor:
         "inbox": inbox,
         "shared_inbox": shared if client.same_host(shared, uri) else "",
         "followers_url": document.get("followers") if isinstance(document.get("followers"), str) else "",
+        "outbox": document["outbox"]
+        if isinstance(document.get("outbox"), str) and client.same_host(document["outbox"], uri)
+        else "",
         "url": document.get("url") if isinstance(document.get("url"), str) else uri,
         "key_id": key_id,
         "public_key_pem": pem,
@@ -188,7 +191,10 @@ def resolve_acct(acct: str) -> RemoteActor:
     known = RemoteActor.objects.filter(username__iexact=login, domain=domain.lower()).first()
     if known is not None:
         return known
-    return actor_by_uri(webfinger(acct))
+    found = actor_by_uri(webfinger(acct))
+    # Newly found: its latest public posts are fetched in a job, so its profile here is not empty.
+    queue.enqueue_backfill(uid=found.uid)
+    return found
 
 
 def resolve_account_uid(acct: str) -> int | None:

@@ -14,7 +14,7 @@ import logging
 from html.parser import HTMLParser
 from typing import Any
 
-from federation import contexts, identities, store
+from federation import client, contexts, identities, store
 from federation.models import RemoteActor
 from timelines import events, text
 from timelines import store as timelines_store
@@ -191,3 +191,50 @@ def delete_note(*, uri: str, author: RemoteActor) -> bool:
     delete_status(uid=author.uid, status_id=status_id)
     store.release_object(uri)
     return True
+
+
+BACKFILL_ITEMS = 20
+
+
+def _items(collection: dict[str, Any]) -> list[Any]:
+    """The items of an outbox: its own ``orderedItems``, or its first page's (embedded or fetched)."""
+    items = collection.get("orderedItems")
+    if isinstance(items, list):
+        return items
+    first = collection.get("first")
+    if isinstance(first, str):
+        if not client.same_host(first, str(collection.get("id", ""))):
+            return []
+        first = client.fetch_object(first)
+    if isinstance(first, dict) and isinstance(first.get("orderedItems"), list):
+        return first["orderedItems"]
+    return []
+
+
+def backfill(*, author: RemoteActor) -> int:
+    """Store the latest public posts of ``author`` found in its outbox (at most ``BACKFILL_ITEMS``, oldest
+    first, so they keep their order), so its profile here shows them. Returns how many were stored. A post
+    must be the author's own, on its host; an outbox that cannot be read stores nothing."""
+    if not author.outbox:
+        return 0
+    try:
+        items = _items(client.fetch_object(author.outbox))
+    except client.FetchError:
+        return 0
+    notes = []
+    for item in items[:BACKFILL_ITEMS]:
+        note = item.get("object") if isinstance(item, dict) and item.get("type") == "Create" else None
+        if (
+            isinstance(note, dict)
+            and note.get("type") == "Note"
+            and isinstance(note.get("id"), str)
+            and note.get("attributedTo") == author.uri
+            and client.same_host(note["id"], author.uri)
+            and visibility_of(note, author) == visibilities.PUBLIC
+        ):
+            notes.append(note)
+    stored = 0
+    for note in reversed(notes):  # outboxes list newest first
+        if store.object_status(note["id"]) is None and store_note(note=note, author=author) is not None:
+            stored += 1
+    return stored

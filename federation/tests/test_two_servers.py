@@ -10,8 +10,8 @@ Debian's Node 20, where 1.10 and 2.x need Node 22; ``fedify_peer/peer.js``, pinn
 Accept; receives her post, each of our requests verified by Fedify; and its own signed Like, reply and Undo of the
 follow are accepted and acted on by us.
 
-In Chromium (the issue's browser test): erin on A finds @gus@B with the header's search, follows him, and his
-post made on B arrives live on her home."""
+In Chromium (the issue's browser test): erin on A finds @gus@B with the header's search, sees his earlier post on
+his profile (fetched from his outbox), follows him, and his post made on B arrives live on her home."""
 
 from __future__ import annotations
 
@@ -260,6 +260,7 @@ def test_in_a_browser_a_remote_account_is_found_followed_and_its_posts_arrive_li
     a, b = servers
     a.run(SIGN_UP.format(logins=["erin"]))
     gus = int(b.run(SIGN_UP.format(logins=["gus"])))
+    b.run(f'from timelines import services; services.post_status(uid={gus}, message="Posted before erin came")')
     acct = f"gus@{b.domain}"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -277,6 +278,10 @@ def test_in_a_browser_a_remote_account_is_found_followed_and_its_posts_arrive_li
             page.get_by_role("searchbox", name="Search").press("Enter")
             page.get_by_role("link", name=f"Gus @{acct}").click()
             expect(page.get_by_role("heading", name=f"Gus @{acct}")).to_be_visible(timeout=WAIT_MILLISECONDS)
+            # His latest public posts are fetched from his outbox when A first finds him (a job): they show on
+            # his profile here.
+            earlier = page.locator("article.status", has_text="Posted before erin came")
+            assert wait_until(lambda: page.reload() and earlier.count() == 1, interval=0.5), "no posts from his outbox"
             page.get_by_role("button", name="Follow", exact=True).click()
             expect(page.get_by_role("button", name="Requested", exact=True)).to_be_visible(timeout=WAIT_MILLISECONDS)
             erin = a.run("from timelines import selectors; print(selectors.get_user_by_login(login='erin').id)")
