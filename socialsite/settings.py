@@ -309,6 +309,8 @@ RATE_LIMIT_FOLLOWS_PER_USER = env_str("RATE_LIMIT_FOLLOWS_PER_USER", "400/1d")
 RATE_LIMIT_REPORTS_PER_USER = env_str("RATE_LIMIT_REPORTS_PER_USER", "20/1h")
 RATE_LIMIT_SEARCHES_PER_IP = env_str("RATE_LIMIT_SEARCHES_PER_IP", "60/1m")
 RATE_LIMIT_API_PER_TOKEN = env_str("RATE_LIMIT_API_PER_TOKEN", "300/5m")
+# Signed activities one other server may deliver to the inboxes (federation/views/inbox.py).
+RATE_LIMIT_INBOX_PER_SERVER = env_str("RATE_LIMIT_INBOX_PER_SERVER", "3000/5m")
 
 LOGGING = {
     "version": 1,

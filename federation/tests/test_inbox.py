@@ -257,3 +257,14 @@ def test_an_edit_of_a_remote_post_is_a_new_version_and_only_its_author_may_make_
     assert run_queued() == ["ignored", "edited"]
     status = selectors.get_status(status_id=store.object_status(create["object"]["id"]))
     assert status.message == "Note 4, corrected" and status.edits == 1
+
+
+def test_each_server_has_its_own_inbox_rate_limit(client, alice, rob, settings):
+    settings.RATE_LIMIT_INBOX_PER_SERVER = "2/1m"
+    rita = remote_actor("rita", "third.example")
+    answers = [post_signed(client, rob, {**_follow(rob), "id": f"{rob.uri}#follows/{n}"}) for n in range(3)]
+    assert [answer.status_code for answer in answers] == [202, 202, 429]
+    assert int(answers[2]["Retry-After"]) >= 1 and answers[2].json()["error"] == "rate limited"
+    # Another server is counted apart, and unsigned requests spend nobody's share.
+    assert post_signed(client, rita, _follow(rita)).status_code == 202
+    assert client.post("/inbox", "{}", content_type="application/activity+json").status_code == 401

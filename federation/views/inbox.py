@@ -5,7 +5,8 @@ from the actor that signed them; the work is done in an RQ job (``federation.ser
 - 413: a body over ``MAX_BODY_BYTES``;
 - 401: no signature, a malformed, stale or wrong one, a key that cannot be found, or an activity whose actor is
   not the signer;
-- 400: a body that is not a JSON object, or an activity of a type nobody handles (``inbound.KNOWN``).
+- 400: a body that is not a JSON object, or an activity of a type nobody handles (``inbound.KNOWN``);
+- 429: more than ``RATE_LIMIT_INBOX_PER_SERVER`` activities from one server (``socialsite.ratelimits``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_POST
 from federation import queue, signatures
 from federation.services import actors, inbound
 from federation.views.common import error
+from socialsite import ratelimits
 from timelines import exceptions, selectors
 
 logger = logging.getLogger(__name__)
@@ -87,6 +89,14 @@ def _receive(request: HttpRequest) -> HttpResponse:
         return error(f"bad signature: {problem}", 401)
     if signer != claimed:
         return error("the activity's actor did not sign it", 401)
+    # Counted per server once the signature says which one it is, so no one can spend another server's share.
+    request.federation_server = actors.domain_of(signer)  # type: ignore[attr-defined]
+    refused = ratelimits.take(request, "inbox").refused
+    if refused is not None:
+        response = error("rate limited", 429)
+        for header, value in refused.headers().items():
+            response[header] = value
+        return response
     queue.enqueue_inbound(activity=activity, actor=signer)
     return HttpResponse(status=202)
 
