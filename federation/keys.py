@@ -8,6 +8,9 @@ own keys (``user:{uid}``, ``status:{id}``, ``followers:{uid}``...); these only i
   ``ZRANGE ap:followers:{7} 0 -1`` -> ``["51", "90"]``.
 - ``ap:follow_requests:{uid}`` (hash): the Follow activities (JSON) of remote accounts waiting for private
   local account ``uid`` to answer, by the requester's uid, so the Accept or Reject can quote them.
+- ``ap:failing:{<domain>}`` (string): when deliveries to another server began to fail without a success since
+  (epoch seconds); past ``UNAVAILABLE_AFTER_SECONDS`` the server counts as unavailable and gets no deliveries until
+  it is heard from again. ``GET ap:failing:{social.example}`` -> ``"1764000000.5"``.
 - ``ap:seen:{<sha1 of activity id>}`` (string with a TTL): an incoming activity already processed
   (``SEEN_SECONDS``), so a redelivered one changes nothing.
 """
@@ -17,6 +20,8 @@ from __future__ import annotations
 import hashlib
 
 SEEN_SECONDS = 7 * 24 * 3600
+# Mastodon marks a server unavailable after a week of failures, and available again when it is heard from.
+UNAVAILABLE_AFTER_SECONDS = 7 * 24 * 3600
 
 
 def _digest(uri: str) -> str:
@@ -37,3 +42,7 @@ def seen_activity(activity_id: str) -> str:
 
 def follow_requests(uid: int) -> str:
     return f"ap:follow_requests:{{{uid}}}"
+
+
+def failing_since(domain: str) -> str:
+    return f"ap:failing:{{{domain.lower()}}}"

@@ -73,3 +73,24 @@ def pop_follow_request(uid: int, requester: int) -> dict[str, Any] | None:
         pipe.hdel(keys.follow_requests(uid), str(requester))
         raw, _ = pipe.execute()
     return json.loads(raw) if raw else None
+
+
+def note_failure(domain: str, when: float) -> None:
+    """Remember when deliveries to ``domain`` began to fail (the first failure since the last success)."""
+    get_redis().set(keys.failing_since(domain), repr(when), nx=True)
+
+
+def note_success(domain: str) -> None:
+    """``domain`` answered (or was heard from): it is available."""
+    get_redis().delete(keys.failing_since(domain))
+
+
+def failing_since(domains: Sequence[str]) -> list[float | None]:
+    """When deliveries to each of ``domains`` began to fail, or None for those that do not fail."""
+    if not domains:
+        return []
+    client = get_redis()
+    with client.pipeline(transaction=False) as pipe:
+        for domain in domains:
+            pipe.get(keys.failing_since(domain))
+        return [float(value) if value else None for value in pipe.execute()]

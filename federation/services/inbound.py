@@ -64,6 +64,7 @@ def process(*, activity: dict[str, Any], actor_uri: str) -> str:
         return "duplicate"
     try:
         actor = actors.actor_by_uri(actor_uri)
+        store.note_success(actor.domain)  # heard from: available again, if it was not
         return _dispatch(activity, actor)
     except Exception:
         if identifier:

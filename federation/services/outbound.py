@@ -18,10 +18,11 @@ import logging
 import time
 from typing import Any
 
-from federation import client, contexts, documents, identities, keypairs, queue, store
+from federation import client, contexts, documents, identities, keypairs, keys, queue, store
 from federation.models import RemoteActor
 from federation.services import actors
-from timelines import keys, policy
+from timelines import keys as timelines_keys
+from timelines import policy
 from timelines import store as timelines_store
 from timelines import visibility as visibilities
 from timelines.records import Status
@@ -172,7 +173,7 @@ def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> 
 def remote_audience(uid: int, item: policy.Item | None) -> list[int]:
     """The remote followers of ``uid`` who follow them still and, for ``item``, whom the policy admits."""
     candidates = store.remote_followers(uid)
-    present = store.scores(keys.followers(uid), candidates)
+    present = store.scores(timelines_keys.followers(uid), candidates)
     following = [member for member, score in zip(candidates, present, strict=True) if score is not None]
     if item is None:
         return following
@@ -180,9 +181,15 @@ def remote_audience(uid: int, item: policy.Item | None) -> list[int]:
 
 
 def inboxes_of(uids: list[int]) -> list[str]:
-    """The inboxes to reach ``uids``, each server's shared inbox once."""
-    found = RemoteActor.objects.filter(uid__in=uids).only("inbox", "shared_inbox")
-    return sorted({actor.delivery_inbox for actor in found})
+    """The inboxes to reach ``uids``, each server's shared inbox once, leaving out servers that have failed every
+    delivery for ``UNAVAILABLE_AFTER_SECONDS`` (until they are heard from again)."""
+    found = RemoteActor.objects.filter(uid__in=uids).only("inbox", "shared_inbox", "domain")
+    inboxes = {actor.delivery_inbox: actor.domain for actor in found}
+    domains = sorted(set(inboxes.values()))
+    since = dict(zip(domains, store.failing_since(domains), strict=True))
+    cutoff = time.time() - keys.UNAVAILABLE_AFTER_SECONDS
+    available = {domain for domain, started in since.items() if started is None or started > cutoff}
+    return sorted(inbox for inbox, domain in inboxes.items() if domain in available)
 
 
 def note_of(status: Status) -> dict[str, Any]:
@@ -290,12 +297,16 @@ def deliver(*, inbox: str, activity: dict[str, Any], signer: int) -> int:
     inbox refused it) and is logged."""
     key_id = identities.key_id(str(activity["actor"]))
     keypairs.key_pair(signer)
+    domain = actors.domain_of(inbox)
     try:
         status = client.post(inbox, activity, signer=signer, key_id=key_id)
     except client.FetchError as error:
+        store.note_failure(domain, time.time())
         raise DeliveryFailed(str(error)) from None
     if status >= 500 or status == 429:
+        store.note_failure(domain, time.time())
         raise DeliveryFailed(f"{inbox} answered {status}")
+    store.note_success(domain)
     if status >= 400:
         logger.warning("%s refused %s %s: %s", inbox, activity.get("type"), activity.get("id"), status)
     return status

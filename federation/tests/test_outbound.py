@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from federation import contexts, store
+from federation import contexts, keys, store
 from federation.services import outbound, remote_statuses
-from federation.tests.helpers import queued_jobs, remote_actor
+from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run_queued
 from timelines import services, uris
 
 
@@ -135,3 +137,22 @@ def test_liking_another_servers_post_tells_its_author(db, alice):
         (rob.actor.inbox, "Undo"),
     ]
     assert sent[0]["activity"]["object"] == note["id"] and sent[1]["activity"]["object"]["type"] == "Like"
+
+
+def test_a_server_failing_for_a_week_gets_nothing_until_it_is_heard_from(client, alice, followers):
+    otto = followers[2]
+    store.note_failure("other.example", time.time() - keys.UNAVAILABLE_AFTER_SECONDS - 60)
+    store.note_failure("remote.example", time.time() - 60)  # failing for a minute only
+    status_id = services.post_status(uid=alice.uid, message="who hears me?")
+    assert outbound.fan_out(status_id=status_id, uid=alice.uid) == 1
+    assert [inbox for inbox, _, _ in _deliveries()] == ["https://remote.example/inbox"]
+
+    like = {
+        "id": f"{otto.uri}#likes/1",
+        "type": "Like",
+        "actor": otto.uri,
+        "object": uris.status_uri("alice", status_id),
+    }
+    assert post_signed(client, otto, like).status_code == 202
+    assert run_queued() == ["liked"]
+    assert store.failing_since(["other.example"]) == [None]
