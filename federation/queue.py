@@ -6,8 +6,8 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
   followers and queues one delivery per inbox.
 - ``enqueue_backfill``: the latest public posts of a remote account just found, from its outbox.
 - ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
-  so a repeated fan-out never sends twice; retried with exponential backoff over about three days
-  (``DELIVERY_RETRY_INTERVALS``, Mastodon retries 16 times in about as long). The retries need a worker with
+  so a repeated fan-out never sends twice; retried with exponential backoff over about four and a half days
+  (``DELIVERY_RETRY_INTERVALS``; Mastodon retries 16 times over about three days). The retries need a worker with
   the scheduler (``rqworker --with-scheduler``, as ``serve`` runs them).
 """
 
@@ -23,7 +23,7 @@ from rq.exceptions import DuplicateJobError
 from timelines.queue import JOB_TIMEOUT_SECONDS, get_queue
 
 INBOUND_RETRIES = [5, 30, 120]
-# 15 retries after the first try: 30 s doubling to about 16 hours, capped; about 3.3 days in all.
+# 15 retries after the first try: 30 s doubling to 17 hours, then three daily ones; about 4.4 days in all.
 DELIVERY_RETRY_INTERVALS = [30 * 2**step for step in range(12)] + [86_400, 86_400, 86_400]
 DELIVERY_PREFIX = "ap-deliver-"
 
