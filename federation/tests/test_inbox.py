@@ -162,8 +162,12 @@ def test_likes_and_announces_of_local_posts_go_through_the_sites_rules(client, a
     assert run_queued() == ["liked", "reposted", "refused"]
     status = selectors.get_status(status_id=public)
     assert status.like_count == 1 and status.repost_count == 1
-    kinds = {note.kind for note in selectors.get_notifications(uid=alice.uid)}
-    assert {"like", "repost"} <= kinds
+    notes = selectors.get_notifications(uid=alice.uid)
+    assert {"like", "repost"} <= {note.kind for note in notes}
+    # Named as login@domain, so the links go to rob's profile here, never to a local @rob.
+    assert {note.actor.login for note in notes} == {"rob@remote.example"}
+    repost_id = next(entry.repost_id for entry in selectors.get_status_messages(uid=rob.actor.uid, timeline="profile"))
+    assert selectors.get_status(status_id=repost_id).login == "rob@remote.example"
 
     undo = {"id": f"{rob.uri}#likes/1/undo", "type": "Undo", "actor": rob.uri, "object": like}
     assert post_signed(client, rob, undo).status_code == 202
