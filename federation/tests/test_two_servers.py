@@ -148,6 +148,20 @@ def test_a_follow_across_servers_brings_posts_home_by_visibility(servers):
     assert wait_until(lambda: b.run(replies).startswith("1 1 ")), b.run(replies)
     assert {"reply", "repost", "follow"} <= set(b.run(replies).split())
 
+    # The address of a profile found by search works as well as @login@domain.
+    b.run(SIGN_UP.format(logins=["hal"]))
+    by_address = a.run(
+        f"""
+        from django.test import Client
+        from accounts.models import User
+        browser = Client()
+        browser.force_login(User.objects.get(username="alice"))
+        found = browser.get("/search", {{"q": "{b.url}/@hal"}})
+        print(found.status_code, 'href="/@hal@{b.domain}"' in found.content.decode())
+        """
+    )
+    assert by_address == "200 True", by_address
+
     # bob deletes his public post on B: it leaves alice's home on A.
     b.run(f"from timelines import services; services.delete_status(uid={bob}, status_id={public_id})")
     assert wait_until(lambda: a.home_of(alice) == ["Welcome, bob!", "Only for my followers"]), a.home_of(alice)

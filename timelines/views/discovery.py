@@ -19,8 +19,8 @@ from timelines.views.params import query_int, viewer_uid
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
 
 SEARCH_PAGE_SIZE = 20
-# ``@login@domain``: another server's account, which search looks up on that server (issue 22).
-REMOTE_ACCT = re.compile(r"@?[A-Za-z0-9_]{1,30}@[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?")
+# ``@login@domain`` or a profile's address: another server's account, which search looks up there (issue 22).
+REMOTE_ACCT = re.compile(r"@?[A-Za-z0-9_]{1,30}@[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?|https?://\S{1,500}")
 
 
 @require_safe
@@ -46,8 +46,9 @@ def _bad_query(request: HttpRequest, context: dict[str, object]) -> HttpResponse
 
 
 def _remote_account(request: HttpRequest, query: str) -> User | None:
-    """Another server's account named by ``query`` (``@login@domain``), looked up there when it is not known yet
-    (``hooks.resolve_account``: federation); for people logged in only, so no stranger makes the site fetch."""
+    """Another server's account named by ``query`` (``@login@domain``, or the address of its profile), looked up
+    there when it is not known yet (``hooks.resolve_account``: federation); for people logged in only, so no
+    stranger makes the site fetch."""
     if not request.user.is_authenticated or not REMOTE_ACCT.fullmatch(query.strip()):
         return None
     uid = hooks.resolve_account(query.strip().removeprefix("@"))
