@@ -8,7 +8,6 @@ kept (the actor may have rotated it).
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -18,13 +17,13 @@ from django.utils import timezone
 
 from federation import client, identities, queue
 from federation.models import RemoteActor
+from federation.services import remote_statuses
 from timelines import exceptions, services, store
 from timelines.validation import clean_domain
 
 REFRESH_SECONDS = 24 * 3600
 ACTOR_TYPES = frozenset({"Person", "Service", "Application", "Group", "Organization"})
 MAX_SUMMARY = 500
-_TAGS = re.compile(r"<[^>]*>")
 
 
 class ActorError(Exception):
@@ -64,7 +63,8 @@ def webfinger(acct: str) -> str:
 
 
 def _text(html: str) -> str:
-    return _TAGS.sub("", html or "")[:MAX_SUMMARY]
+    """A remote bio's HTML as the plain text bios are kept in (paragraphs and line breaks kept, entities decoded)."""
+    return remote_statuses.plain_text(html or "")[:MAX_SUMMARY]
 
 
 def fetch_actor(uri: str) -> RemoteActor:
