@@ -14,6 +14,7 @@ def _visibility_field() -> forms.ChoiceField:
 class PostForm(forms.Form):
     message = forms.CharField(
         label="What's happening?",
+        required=False,  # a post of images alone has none; the service says when one is needed
         max_length=limits.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
         strip=False,
         widget=forms.Textarea(
@@ -21,6 +22,7 @@ class PostForm(forms.Form):
         ),
     )
     visibility = _visibility_field()
+    sensitive = forms.BooleanField(label="Sensitive", required=False)
 
 
 class ReplyForm(forms.Form):

@@ -1,4 +1,4 @@
-"""Serving pictures, with the per-recipient policy (issue 21, "Privacy").
+"""Serving pictures (``/media/...``, routed by ``media.urls``), with the per-recipient policy (issue 21, "Privacy").
 
 ``/media/<token>/<original|preview>`` is checked on every request rather than signed and expiring: the check is
 one SQL row and, for an attached image, the post's policy (one Redis round trip, the same as the post's own page),

@@ -1,0 +1,60 @@
+"""Images on posts (issue 21): checking and claiming a new post's uploads (``media.services``, their SQL records
+and files), and what its status hash keeps of them.
+
+The status hash keeps a display copy of each image (``records.MediaItem``: id, URL token, sizes, alt text,
+blurhash, focus), written once with the post, so every reader that already reads the hash (pages, live pages,
+the client API, the streams) has the images with no further round trip or SQL query. The SQL record stays the
+authority for the files, their owner and who may fetch them (``views.media``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from media import services as media_services
+from media.models import Attachment
+from timelines import exceptions
+from timelines.records import MediaItem
+
+
+def item_of(attachment: Attachment) -> MediaItem:
+    return MediaItem(
+        id=attachment.pk,
+        token=attachment.token,
+        width=attachment.width,
+        height=attachment.height,
+        preview_width=attachment.preview_width,
+        preview_height=attachment.preview_height,
+        description=attachment.description,
+        blurhash=attachment.blurhash,
+        focus_x=attachment.focus_x,
+        focus_y=attachment.focus_y,
+    )
+
+
+def check_media(*, uid: int, media_ids: Sequence[object]) -> list[int]:
+    """The ids of ``media_ids`` a new post of ``uid`` may carry (at most four of ``uid``'s unposted uploads).
+    Raises ``InvalidMedia`` before anything is written."""
+    try:
+        return media_services.claimable(owner=uid, media_ids=list(media_ids))
+    except media_services.InvalidMedia as error:
+        raise exceptions.InvalidMedia(error.message) from None
+
+
+def claim_media(*, uid: int, media_ids: Sequence[int], status_id: int) -> tuple[MediaItem, ...]:
+    """Attach the checked ``media_ids`` to the new post ``status_id``, all or none. Raises ``InvalidMedia``
+    when another post took one meanwhile."""
+    try:
+        return tuple(item_of(a) for a in media_services.attach(owner=uid, media_ids=media_ids, status_id=status_id))
+    except media_services.InvalidMedia as error:
+        raise exceptions.InvalidMedia(error.message) from None
+
+
+def release_media(*, status_id: int) -> None:
+    """The images of a post that could not be written go back to being unposted uploads."""
+    media_services.detach(status_id=status_id)
+
+
+def delete_media(*, status_id: int) -> int:
+    """Delete the files and records of a deleted post's images."""
+    return media_services.delete_for_status(status_id)
