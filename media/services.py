@@ -210,6 +210,11 @@ def delete_for_status(status_id: int) -> int:
     return _delete(list(Attachment.objects.filter(status_id=status_id)))
 
 
+def delete_tokens(tokens: Sequence[str]) -> int:
+    """Delete the pictures of these URL tokens (an avatar or header replaced)."""
+    return _delete(list(Attachment.objects.filter(token__in=[token for token in tokens if token])))
+
+
 def delete_for_owner(owner: int) -> int:
     """Delete every file of a deleted account."""
     return _delete(list(Attachment.objects.filter(owner=owner)))

@@ -77,6 +77,20 @@ class ProfileForm(forms.Form):
         help_text="Only people you approve see your new posts; following you becomes a request. Your earlier "
         "posts keep the visibility they had.",
     )
+    avatar = forms.FileField(
+        label="Avatar",
+        required=False,
+        help_text="A square picture (JPEG, PNG, GIF or WebP), cropped around its centre. Shown beside your posts.",
+        widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/gif,image/webp"}),
+    )
+    remove_avatar = forms.BooleanField(label="Remove avatar", required=False)
+    header = forms.FileField(
+        label="Header",
+        required=False,
+        help_text="A wide picture across the top of your profile (3:1).",
+        widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/gif,image/webp"}),
+    )
+    remove_header = forms.BooleanField(label="Remove header", required=False)
     default_visibility = forms.ChoiceField(
         label="Default post visibility",
         choices=list(visibility.LABELS.items()),

@@ -40,6 +40,9 @@ class User:
     default_visibility: str = _visibility.PUBLIC
     # The server of another server's account (issue 22's federation; timelines.uris); None for a local one.
     domain: str | None = None
+    # The URL tokens of the avatar and header pictures (``media``), "" for none.
+    avatar: str = ""
+    header: str = ""
 
     @property
     def acct(self) -> str:
@@ -70,6 +73,8 @@ class User:
                 account_default=fields.get("default_visibility"), account_private=bool(fields.get("private"))
             ),
             domain=fields.get("domain") or None,
+            avatar=fields.get("avatar") or "",
+            header=fields.get("header") or "",
         )
 
 

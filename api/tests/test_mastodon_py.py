@@ -171,6 +171,17 @@ def test_mastodon_py_posts_images_with_alt_texts(site):
     ]
     assert rex.account_statuses(rex.me()["id"], only_media=True) == []
 
+    updated = iris.account_update_credentials(
+        avatar=io.BytesIO(images.png((500, 500))), avatar_mime_type="image/png", display_name="Iris W"
+    )
+    assert updated["display_name"] == "Iris W" and "/media/" in updated["avatar"]
+    assert rex.account(iris_id)["avatar"] == updated["avatar"]
+    with urllib.request.urlopen(updated["avatar"], timeout=testing.WAIT_SECONDS) as response:
+        assert response.headers["Content-Type"] == "image/jpeg"
+    with pytest.raises(MastodonAPIError) as refused:
+        iris.account_update_credentials(header=io.BytesIO(b"GIF89a<?php ?>"), header_mime_type="image/gif")
+    assert refused.value.args[1] == 422
+
 
 def hub(url: str) -> dict:
     with urllib.request.urlopen(url + "/statuses/hub.json", timeout=testing.WAIT_SECONDS) as response:

@@ -60,6 +60,7 @@ READS = {
     "timelines:profile",
     "timelines:status",
     "timelines:likes",
+    "timelines:avatar",
     "timelines:followers",
     "timelines:following",
     "timelines:user_lists",

@@ -13,8 +13,11 @@ from collections.abc import Sequence
 
 from media import services as media_services
 from media.models import Attachment
-from timelines import exceptions
+from media.processing import InvalidImage
+from timelines import exceptions, store
 from timelines.records import MediaItem
+
+PICTURES = (Attachment.AVATAR, Attachment.HEADER)
 
 
 def item_of(attachment: Attachment) -> MediaItem:
@@ -58,3 +61,25 @@ def release_media(*, status_id: int) -> None:
 def delete_media(*, status_id: int) -> int:
     """Delete the files and records of a deleted post's images."""
     return media_services.delete_for_status(status_id)
+
+
+def set_picture(*, uid: int, kind: str, data: bytes | None) -> str:
+    """Give ``uid`` a new avatar or header (``kind``) from uploaded ``data``, or remove it (None); returns the new
+    URL token ("" for none). The user hash keeps the token (a reference to the SQL record and its files); the
+    picture replaced is deleted. Raises ``InvalidMedia`` (the image refused: nothing changes) or
+    ``UnknownUser``."""
+    if kind not in PICTURES:
+        raise ValueError(kind)
+    token = ""
+    if data is not None:
+        try:
+            token = media_services.upload(owner=uid, data=data, kind=kind).token
+        except InvalidImage as error:
+            raise exceptions.InvalidMedia(error.message) from None
+    old = store.profiles.update_user(uid, {kind: token})
+    if old is None:
+        media_services.delete_tokens([token])
+        raise exceptions.UnknownUser()
+    if old[kind] and old[kind] != token:
+        media_services.delete_tokens([str(old[kind])])
+    return token

@@ -5,16 +5,23 @@ one SQL row and, for an attached image, the post's policy (one Redis round trip,
 so a post deleted, removed or hidden from the viewer stops its images at once. An unattached upload is seen by its
 owner only; avatars and headers are public like the profile's name. The file is streamed from the storage API
 with its own type, ``nosniff`` and ``inline``; the URL names no file of the user's.
+
+``/@<login>/avatar`` is the avatar a page shows beside each post: it names the person, not a file, so a post's
+cached HTML never needs the author's current picture; it serves their avatar, or the generated stand-in
+(``media.defaults``), cached by browsers for a few minutes.
 """
 
 from __future__ import annotations
 
 from django.core.files.storage import default_storage
-from django.http import FileResponse, Http404, HttpRequest
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
+from media import defaults
 from media.models import Attachment
 from timelines import exceptions, selectors
+
+AVATAR_MAX_AGE = 300  # seconds a browser may keep /@login/avatar: a new avatar shows within five minutes
 
 _GONE = ("deleted", "removed", "suspended")
 
@@ -48,6 +55,34 @@ def serve(request: HttpRequest, token: str, variant: str) -> FileResponse:
     response = FileResponse(handle, content_type=attachment.content_type, as_attachment=False)
     response["Content-Disposition"] = "inline"
     response["X-Content-Type-Options"] = "nosniff"
-    # An image of a post that is not public must not be kept by shared caches.
-    response["Cache-Control"] = "private, max-age=3600" if attachment.status_id else "private, no-store"
+    if attachment.kind != Attachment.IMAGE:
+        # An avatar or header is public, and its URL changes with the picture.
+        response["Cache-Control"] = "public, max-age=86400"
+    else:
+        # An image of a post that is not public must not be kept by shared caches.
+        response["Cache-Control"] = "private, max-age=3600" if attachment.status_id else "private, no-store"
+    return response
+
+
+@require_safe
+def avatar(request: HttpRequest, login: str) -> HttpResponse:
+    try:
+        user = selectors.get_user_by_login(login=login)
+    except exceptions.UnknownUser:
+        raise Http404() from None
+    picture = None
+    if user.avatar and not user.suspended:
+        picture = Attachment.objects.filter(token=user.avatar, kind=Attachment.AVATAR).first()
+    response: HttpResponse
+    if picture is not None:
+        try:
+            response = FileResponse(default_storage.open(picture.original, "rb"), content_type=picture.content_type)
+        except FileNotFoundError:
+            picture = None
+    if picture is None:
+        response = HttpResponse(defaults.avatar_svg(name=user.name, login=user.login), content_type="image/svg+xml")
+        response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response["Content-Disposition"] = "inline"
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = f"public, max-age={AVATAR_MAX_AGE}"
     return response
