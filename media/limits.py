@@ -15,6 +15,7 @@ HEADER_SIZE = (1500, 500)
 MAX_PIXELS = 40_000_000
 # Uploads that were never attached to a post are deleted after this many seconds by the clean-up job.
 ORPHAN_AGE = 24 * 3600
+ORPHAN_BATCH = 1000  # deleted per clean-up job
 
 
 def max_upload_bytes() -> int:

@@ -224,5 +224,9 @@ def delete_orphans() -> int:
     """Delete the post images never attached to a post within ``limits.ORPHAN_AGE`` of their upload."""
     cutoff = timezone.now() - timedelta(seconds=limits.ORPHAN_AGE)
     return _delete(
-        list(Attachment.objects.filter(kind=Attachment.IMAGE, status_id__isnull=True, created__lt=cutoff)[:1000])
+        list(
+            Attachment.objects.filter(kind=Attachment.IMAGE, status_id__isnull=True, created__lt=cutoff)[
+                : limits.ORPHAN_BATCH
+            ]
+        )
     )

@@ -8,7 +8,7 @@ retries and uniqueness.
 from __future__ import annotations
 
 from timelines import limits
-from timelines.services import cleanup, delivery, erasure, lists, moderation, refill
+from timelines.services import cleanup, delivery, erasure, lists, moderation, pictures, refill
 
 
 def deliver(
@@ -75,3 +75,8 @@ def refill_followers(*, uid: int, cursor_score: float, cursor_member: str) -> in
 def erase(*, uid: int, phase: str) -> str | None:
     """One pass of deleting an account from Redis; the pass queues the next one itself."""
     return erasure.erase(uid=uid, phase=phase)
+
+
+def clean_media() -> int:
+    """Delete the uploads nobody posted within a day (a batch; the batch queues the next when there is more)."""
+    return pictures.clean_up_media()

@@ -49,7 +49,7 @@ from rq.utils import now
 from rq.worker import WorkerStatus
 
 from socialsite import orphans
-from timelines.queue import SERIALIZER
+from timelines.queue import SERIALIZER, enqueue_media_cleanup
 
 JOB_MONITORING_INTERVAL = 5
 HEARTBEAT_GRACE_SECONDS = 10
@@ -192,4 +192,8 @@ class Worker(rq.SimpleWorker):
                     PromptIntermediateQueue(queue.key, connection=queue.connection).cleanup(self, queue)
                 finally:
                     queue.release_maintenance_lock()
+        try:
+            enqueue_media_cleanup()  # once an hour whoever runs it (one job id per hour)
+        except Exception:  # a maintenance pass must not stop the worker; the next pass tries again
+            self.log.exception("Could not queue the clean-up of unposted uploads")
         self.last_cleaned_at = now()

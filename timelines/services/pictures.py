@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from media import limits as media_limits
 from media import services as media_services
 from media.models import Attachment
 from media.processing import InvalidImage
-from timelines import exceptions, store
+from timelines import exceptions, queue, store
 from timelines.records import MediaItem
 
 PICTURES = (Attachment.AVATAR, Attachment.HEADER)
@@ -83,3 +84,18 @@ def set_picture(*, uid: int, kind: str, data: bytes | None) -> str:
     if old[kind] and old[kind] != token:
         media_services.delete_tokens([str(old[kind])])
     return token
+
+
+def delete_account_media(*, uid: int) -> int:
+    """Delete every picture of an erased account: its avatar, header and uploads (its posts' images go with each
+    post)."""
+    return media_services.delete_for_owner(uid)
+
+
+def clean_up_media() -> int:
+    """Delete a batch of uploads nobody posted within ``media.limits.ORPHAN_AGE`` (a day); queue the next batch
+    when this one was full. Returns how many were deleted. Idempotent."""
+    deleted = media_services.delete_orphans()
+    if deleted >= media_limits.ORPHAN_BATCH:
+        queue.enqueue_media_cleanup(more=True)
+    return deleted
