@@ -19,6 +19,7 @@ from media.models import Attachment
 from media.tests import images
 from socialsite import redis_client
 from socialsite.tests.people import logged_in
+from streaming import events as stream_events
 from timelines import exceptions, keys, selectors
 from timelines import limits as timeline_limits
 from timelines import services as timelines
@@ -188,3 +189,22 @@ def test_a_home_page_of_image_posts_costs_what_a_page_without_images_costs():
     else:
         assert pictures["round_trips"] == text_only["round_trips"]
     assert len(picture_queries.captured_queries) == len(text_queries.captured_queries)
+
+
+def test_the_streams_carry_a_media_array_of_urls_types_and_alt_texts():
+    _, alice = logged_in("alice")
+    picture = services.upload(owner=alice, data=images.jpeg((100, 50)), description="A flag")
+    status_id = timelines.post_status(uid=alice, message="streamed", media_ids=[picture.pk])
+    stored = redis_client.get_redis().hgetall(keys.status(status_id))
+    line = json.loads(stream_events.wire_line(stream_events.StreamEvent(stored, "status.created")))
+    assert line["media"] == [
+        {
+            "id": picture.pk,
+            "type": "image",
+            "url": f"/media/{picture.token}/original",
+            "preview_url": f"/media/{picture.token}/preview",
+            "width": 100,
+            "height": 50,
+            "description": "A flag",
+        }
+    ]
