@@ -26,3 +26,8 @@ def avatar_svg(*, name: str, login: str) -> bytes:
         '<text x="20" y="20" dy=".35em" text-anchor="middle" font-family="system-ui, sans-serif" '
         f'font-size="16" font-weight="600" fill="#fff">{text}</text></svg>'
     ).encode()
+
+
+def version(*, name: str, login: str) -> str:
+    """What the generated picture depends on, as a short tag (its ETag)."""
+    return hashlib.sha256(f"{login.lower()}\n{initials(name, login)}".encode()).hexdigest()[:16]

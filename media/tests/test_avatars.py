@@ -46,6 +46,8 @@ def test_an_avatar_set_in_the_settings_shows_beside_posts_and_can_be_removed(med
     served = client.get("/@alice/avatar")
     assert served["Content-Type"] == "image/jpeg"
     assert Image.open(io.BytesIO(body(served))).size == (300, 300)  # square, cropped around the centre
+    assert client.get("/@alice/avatar", headers={"If-None-Match": served["ETag"]}).status_code == 304
+    assert served["ETag"] != default["ETag"]
     page = client.get(f"/@alice/{status_id}").content.decode()
     assert 'src="/@alice/avatar"' in page
     assert f'src="/media/{me.header}/original"' in client.get("/@alice").content.decode()

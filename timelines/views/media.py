@@ -8,7 +8,7 @@ with its own type, ``nosniff`` and ``inline``; the URL names no file of the user
 
 ``/@<login>/avatar`` is the avatar a page shows beside each post: it names the person, not a file, so a post's
 cached HTML never needs the author's current picture; it serves their avatar, or the generated stand-in
-(``media.defaults``), cached by browsers for a few minutes.
+(``media.defaults``), revalidated by its ETag on each page (a 304 while unchanged).
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from django.views.decorators.http import require_safe
 from media import defaults
 from media.models import Attachment
 from timelines import exceptions, selectors
-
-AVATAR_MAX_AGE = 300  # seconds a browser may keep /@login/avatar: a new avatar shows within five minutes
 
 _GONE = ("deleted", "removed", "suspended")
 
@@ -73,16 +71,21 @@ def avatar(request: HttpRequest, login: str) -> HttpResponse:
     picture = None
     if user.avatar and not user.suspended:
         picture = Attachment.objects.filter(token=user.avatar, kind=Attachment.AVATAR).first()
+    # Revalidated on every page (a 304 while it is the same picture), so a new avatar shows at once.
+    tag = f'"{picture.token}"' if picture is not None else f'"d-{defaults.version(name=user.name, login=user.login)}"'
     response: HttpResponse
-    if picture is not None:
+    if tag in request.headers.get("If-None-Match", ""):
+        response = HttpResponse(status=304)
+    elif picture is not None:
         try:
             response = FileResponse(default_storage.open(picture.original, "rb"), content_type=picture.content_type)
         except FileNotFoundError:
-            picture = None
-    if picture is None:
+            raise Http404() from None
+    else:
         response = HttpResponse(defaults.avatar_svg(name=user.name, login=user.login), content_type="image/svg+xml")
         response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response["ETag"] = tag
     response["Content-Disposition"] = "inline"
     response["X-Content-Type-Options"] = "nosniff"
-    response["Cache-Control"] = f"public, max-age={AVATAR_MAX_AGE}"
+    response["Cache-Control"] = "no-cache"
     return response

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from media.tests import images
 from socialsite.tests.browser.conftest import screenshot_dir
-from socialsite.tests.browser.test_site import article, sign_up_in
+from socialsite.tests.browser.test_site import article, post_from, sign_up_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -98,3 +98,22 @@ def test_a_sensitive_image_is_hidden_until_show_sensitive_content(open_page: Cal
     post.get_by_role("button", name="Show sensitive content").click()
     expect(image).to_be_visible()
     expect(post.get_by_role("button", name="Show sensitive content")).to_have_count(0)
+
+
+def test_an_avatar_set_in_the_settings_shows_on_her_posts(open_page: Callable[..., Page], tmp_path: Path):
+    alice = open_page()
+    sign_up_in(alice, "alice", "Alice Liddell")
+    post_from(alice, "My first post")
+    avatar = article(alice, "My first post").locator("img.avatar")
+    expect(avatar).to_have_js_property("naturalWidth", 40)  # the generated initials
+    photo = tmp_path / "me.jpg"
+    photo.write_bytes(images.jpeg((600, 450)))
+
+    alice.goto("/settings/profile")
+    alice.get_by_label("Avatar", exact=True).set_input_files(photo)
+    alice.get_by_role("button", name="Save").click()
+    expect(alice.get_by_text("Profile saved.")).to_be_visible()
+    alice.goto("/")
+    expect(article(alice, "My first post").locator("img.avatar")).to_have_js_property(
+        "naturalWidth", 400
+    )  # square, at most 400 px
