@@ -1,5 +1,6 @@
-"""The benchmark harness runs end to end (``python -m bench --quick``). Benchmarks are not tests: nothing
-here asserts a timing, only that every scenario ran and reported its rows against raw Redis."""
+"""The benchmark harness runs end to end (``python -m bench --smoke``: every scenario at a tenth of --quick's
+sizes). Benchmarks are not tests: nothing here asserts a timing, only that every scenario ran and reported its
+rows against raw Redis."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
     env = {key: value for key, value in os.environ.items() if key not in {"REDIS_URL", "SOCIALSITE_VAR_DIR"}}
     output = tmp_path / "bench.json"
     result = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--json", str(output)],
+        [sys.executable, "-m", "bench", "--smoke", "--json", str(output)],
         cwd=settings.BASE_DIR,
         env=env,
         capture_output=True,
