@@ -5,6 +5,7 @@ sensitive content"."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -117,3 +118,22 @@ def test_an_avatar_set_in_the_settings_shows_on_her_posts(open_page: Callable[..
     expect(article(alice, "My first post").locator("img.avatar")).to_have_js_property(
         "naturalWidth", 400
     )  # square, at most 400 px
+
+
+def test_without_javascript_the_post_box_sends_images_and_their_descriptions_in_one_submit(
+    open_page: Callable[..., Page], tmp_path: Path
+):
+    alice = open_page(javascript=False)
+    sign_up_in(alice, "alice", "Alice Liddell")
+    flag, tile, _ = picture_files(tmp_path)
+    alice.get_by_label("Add images").set_input_files([flag, tile])
+    alice.get_by_text("Describe your images").click()
+    alice.get_by_label("Describe image 1").fill("A flag")
+    alice.get_by_label("Describe image 2").fill("A tile")
+    alice.get_by_role("textbox", name="What's happening?").fill("Posted without scripts")
+    alice.get_by_role("button", name="Post", exact=True).click()
+    post = article(alice, "Posted without scripts")
+    expect(post.get_by_role("img", name="A flag")).to_be_visible()
+    expect(post.get_by_role("img", name="A tile")).to_be_visible()
+    post.get_by_role("link", name="A flag").click()  # the full image, as a page of its own
+    expect(alice).to_have_url(re.compile(r"/media/[^/]+/original$"))
