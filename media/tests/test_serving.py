@@ -7,6 +7,7 @@ from django.test import Client
 
 from media import services
 from media.tests import images
+from timelines import services as timelines
 
 pytestmark = pytest.mark.django_db
 
@@ -32,3 +33,24 @@ def test_an_unposted_upload_is_seen_by_its_owner_only() -> None:
     assert b"SpyCam" not in b"".join(response.streaming_content)
     assert bob.get(url).status_code == 404
     assert Client().get(url).status_code == 404
+
+
+def test_a_private_posts_images_are_served_to_its_audience_only_and_stop_when_it_is_deleted():
+    alice, alice_uid = _client("alice")
+    bob, bob_uid = _client("bob")
+    carol, _ = _client("carol")
+    timelines.follow_user(uid=bob_uid, other_uid=alice_uid)
+    picture = services.upload(owner=alice_uid, data=images.jpeg(), description="for followers")
+    status_id = timelines.post_status(
+        uid=alice_uid, message="followers only", visibility="private", media_ids=[picture.pk]
+    )
+    for variant in ("original", "preview"):
+        url = f"/media/{picture.token}/{variant}"
+        assert alice.get(url).status_code == 200
+        response = bob.get(url)
+        assert response.status_code == 200 and response["Cache-Control"].startswith("private")
+        assert carol.get(url).status_code == 404
+        assert Client().get(url).status_code == 404
+    assert "for followers" not in carol.get("/@alice").content.decode()
+    timelines.delete_status(uid=alice_uid, status_id=status_id)
+    assert bob.get(f"/media/{picture.token}/original").status_code == 404
