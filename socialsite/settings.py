@@ -23,8 +23,9 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
-from socialsite import embedded_redis, secret_key
+from socialsite import embedded_redis, media_storage, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -242,12 +243,15 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
-# Pictures (the media app): files under var/media/, through Django's storage API (default_storage), so another
-# storage backend is one STORAGES entry away.
+# Pictures (the media app): files under var/media/, or in an S3-compatible bucket with SOCIALSITE_MEDIA_STORAGE=s3
+# (socialsite/media_storage.py), always through Django's storage API (default_storage).
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
 SOCIALSITE_MEDIA_MAX_BYTES = int(os.environ.get("SOCIALSITE_MEDIA_MAX_BYTES") or 10 * 1024 * 1024)
-_DEFAULT_STORAGE = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+try:
+    _DEFAULT_STORAGE = media_storage.default_storage_setting(os.environ)
+except media_storage.StorageSettingError as _error:
+    raise ImproperlyConfigured(str(_error)) from None
 # Uploads are read into memory up to this size (an image is processed whole anyway).
 FILE_UPLOAD_MAX_MEMORY_SIZE = SOCIALSITE_MEDIA_MAX_BYTES
 STORAGES = {
