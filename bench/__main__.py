@@ -18,7 +18,18 @@ import tempfile
 import time
 from pathlib import Path
 
-SCENARIOS = ("home_read", "post_fanout", "mixed", "follow", "memory", "http", "streaming", "exercises", "api")
+SCENARIOS = (
+    "home_read",
+    "post_fanout",
+    "mixed",
+    "follow",
+    "memory",
+    "http",
+    "streaming",
+    "exercises",
+    "api",
+    "media",
+)
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -112,7 +123,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     from django.core.management import call_command
 
     from bench.harness import Context, RoundTrips
-    from bench.scenarios import api, exercises, follow, home_read, http, memory, mixed, post_fanout, streaming
+    from bench.scenarios import api, exercises, follow, home_read, http, media, memory, mixed, post_fanout, streaming
 
     call_command("migrate", verbosity=0)
     ctx = Context(quick=args.quick or args.smoke, smoke=args.smoke)
@@ -131,6 +142,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "streaming": streaming,
         "exercises": exercises,
         "api": api,
+        "media": media,
     }
     rows = []
     started = time.perf_counter()
@@ -141,7 +153,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         began = time.perf_counter()
         print(f"running {name} ...", file=sys.stderr, flush=True)
         module = modules[name]
-        found = module.run(ctx, trips) if name == "home_read" else module.run(ctx)
+        found = module.run(ctx, trips) if name in ("home_read", "media") else module.run(ctx)
         rows.extend(found)
         print(f"  {name}: {time.perf_counter() - began:.1f}s", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
