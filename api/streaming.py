@@ -4,7 +4,8 @@ notifications alone) and ``/api/v1/streaming/health``.
 
 The ``user`` stream is the site's live home (``streaming.live.LivePage``) with Mastodon's framing: the same hub
 subscription, per-recipient policy, relation re-reads and flow control, so what an app sees is exactly what the
-person's open home page gets. Events: ``event: update`` with a Status as JSON, ``event: delete`` with the id,
+person's open home page gets. Events: ``event: update`` with a Status as JSON, ``event: status.update`` with the
+Status again after an edit (``edited_at`` set), ``event: delete`` with the id,
 ``event: notification`` with a Notification (read when the hub announces one, off the event loop);
 ``:thump`` keep-alives. The token comes from ``Authorization: Bearer`` or ``?access_token=``, and needs
 ``read:statuses``; a suspension ends the stream at once, as it ends the person's live pages.
@@ -152,7 +153,10 @@ class MastodonEncoder:
         if cache is not None and key in cache:
             return cache[key]
         shaped = streamed_status(self.origin, entry_of(item))  # type: ignore[arg-type]
-        data = _sse("update", json.dumps(shaped, separators=(",", ":"))) if shaped is not None else b""
+        # An edit is Mastodon's ``status.update``: the status again, with ``edited_at``.
+        edited = getattr(item, "type", None) == timeline_events.STATUS_UPDATED
+        name = "status.update" if edited else "update"
+        data = _sse(name, json.dumps(shaped, separators=(",", ":"))) if shaped is not None else b""
         if cache is not None:
             cache[key] = data
         return data

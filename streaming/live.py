@@ -6,6 +6,9 @@
 - ``event: post``, ``id: <entry id>``, ``data: {"id": ..., "html": "<article ...>"}``: a new post (or repost)
   by the viewer or someone they follow, rendered with the same partial as the page (home only);
 - ``event: delete``, ``data: {"id": ...}``: one of those was deleted (home only);
+- ``event: update``, ``data: {"id": <status id>, "html": "<article ...>"}``: one of those was edited (home
+  only; the same viewers as ``delete``, asked the same policy): the page swaps the post's text and "Edited" in
+  wherever it shows it;
 - ``event: suspend``, ``data: {"uid": ...}``: the moderators suspended an account; its posts leave the page;
 - ``event: notifications``, ``data: {"unread": n}``: the viewer's unread notification count, for the header;
 - ``event: messages``, ``data: {"unread": n}``: the viewer's number of unread conversations, for the header;
@@ -137,6 +140,8 @@ class LiveEncoder:
                 return sse("delete", {"id": int(item["id"])})
             if int(item["uid"]) in self.suspended:
                 return b""
+            if kind == timeline_events.STATUS_UPDATED:
+                return self._edited(item)
             return self._rendered(item)
         except (KeyError, TypeError, ValueError):
             logger.warning("Skipped a malformed stream event %s.", item.get("id"))
@@ -171,6 +176,20 @@ class LiveEncoder:
         rendered = render_entry(entry_of(item), viewer_uid=self.uid)
         if cache is not None:
             cache[key] = rendered
+        return rendered
+
+    def _edited(self, item: dict[str, Any]) -> bytes:
+        """An edited post, rendered once per event for every viewer: the page takes only its text and its
+        "Edited" line, which are the same for everyone (each viewer's buttons stay as the page has them)."""
+        cache = getattr(item, "cache", None)
+        if cache is not None and "edited" in cache:
+            return cache["edited"]
+        html = render_to_string(
+            "timelines/_status.html", {"status": entry_of(item), "viewer_uid": self.uid, "current_path": "/"}
+        )
+        rendered = sse("update", {"id": int(item["id"]), "html": html})
+        if cache is not None:
+            cache["edited"] = rendered
         return rendered
 
     def disconnect(self, reason: str) -> bytes:

@@ -140,6 +140,29 @@
     return article;
   }
 
+  /* An edited post (the live "update" event): its text and its "Edited" line swapped into every place the page
+     shows it (itself, or through reposts), keeping each entry's own buttons. A post whose edit box is open is
+     left to its author. */
+  function swapEdited(statusId, html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html.trim();
+    var fresh = holder.firstElementChild;
+    if (!fresh) return false;
+    var message = $(".message", fresh);
+    var meta = $("header .meta", fresh);
+    var swapped = false;
+    $all('article.status[data-status="' + statusId + '"]').forEach(function (article) {
+      var oldMessage = $("p.message", article);
+      var oldMeta = $("header .meta", article);
+      if (!oldMessage || !message) return;
+      oldMessage.innerHTML = message.innerHTML;
+      if (oldMeta && meta) oldMeta.innerHTML = meta.innerHTML;
+      refreshTimes(article);
+      swapped = true;
+    });
+    return swapped;
+  }
+
   /* "N new posts" for a reader scrolled away from the top; the posts are already in place above. */
   var unseen = 0;
   function showNewPostsButton(timeline) {
@@ -282,6 +305,10 @@
       source.addEventListener("delete", function (event) {
         var article = document.getElementById("status-" + JSON.parse(event.data).id);
         if (article) article.remove();
+      });
+      source.addEventListener("update", function (event) {
+        var data = JSON.parse(event.data);
+        if (swapEdited(data.id, data.html)) announce("A post was edited.");
       });
       listenForNotices(source);
       source.addEventListener("reload", function () {
