@@ -3,7 +3,8 @@
  *  - a full image opens in a modal dialog over the page; Escape, the Close button or a click outside closes it
  *    and focus goes back to the preview;
  *  - "Show sensitive content" swaps the blurred cover for the images;
- *  - the post box: each chosen image gets a preview, a "Describe this image" box and a Remove button.
+ *  - the post box: each chosen image (picked, dropped on the box or pasted into it) gets a preview, a "Describe
+ *    this image" box and a Remove button.
  * Clicks are caught on the document, so posts added later (live, "Load more") work the same.
  */
 (function () {
@@ -141,16 +142,39 @@
         });
       }
 
-      input.addEventListener("change", function () {
-        var added = Array.prototype.slice.call(input.files || []);
-        // The input's own list is replaced by the chosen ones; a new choice adds to them, up to four.
-        added.forEach(function (file) {
+      function add(files) {
+        // A new choice adds to the images already chosen, up to four; anything but an image is left out.
+        files.forEach(function (file) {
+          if (!/^image\//.test(file.type)) return;
           if (chosen.length < MAX_IMAGES && chosen.every(function (item) { return item.file !== file; })) {
             chosen.push({ file: file, description: "", url: URL.createObjectURL(file) });
           }
         });
         sync();
         render();
+      }
+
+      input.addEventListener("change", function () { add(Array.prototype.slice.call(input.files || [])); });
+      // Images dropped on the post box or pasted into it join the chosen ones.
+      form.addEventListener("dragover", function (event) {
+        if (event.dataTransfer && Array.prototype.indexOf.call(event.dataTransfer.types, "Files") >= 0) {
+          event.preventDefault();
+          form.classList.add("dropping");
+        }
+      });
+      form.addEventListener("dragleave", function () { form.classList.remove("dropping"); });
+      form.addEventListener("drop", function (event) {
+        form.classList.remove("dropping");
+        if (!event.dataTransfer || !event.dataTransfer.files.length) return;
+        event.preventDefault();
+        add(Array.prototype.slice.call(event.dataTransfer.files));
+      });
+      form.addEventListener("paste", function (event) {
+        var files = event.clipboardData ? Array.prototype.slice.call(event.clipboardData.files || []) : [];
+        if (files.length) {
+          event.preventDefault();
+          add(files);
+        }
       });
     });
   }

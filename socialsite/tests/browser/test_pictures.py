@@ -5,6 +5,7 @@ sensitive content"."""
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -137,3 +138,32 @@ def test_without_javascript_the_post_box_sends_images_and_their_descriptions_in_
     expect(post.get_by_role("img", name="A tile")).to_be_visible()
     post.get_by_role("link", name="A flag").click()  # the full image, as a page of its own
     expect(alice).to_have_url(re.compile(r"/media/[^/]+/original$"))
+
+
+def test_an_image_dropped_on_the_post_box_or_pasted_into_it_is_added(open_page: Callable[..., Page]):
+    alice = open_page()
+    sign_up_in(alice, "alice", "Alice Liddell")
+    make_transfer = """(b64) => {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], "dropped.png", { type: "image/png" }));
+        return transfer;
+    }"""
+    picture = base64.b64encode(images.png((40, 40))).decode()
+    alice.locator("#compose").dispatch_event("drop", {"dataTransfer": alice.evaluate_handle(make_transfer, picture)})
+    descriptions = alice.get_by_role("textbox", name="Describe this image")
+    expect(descriptions).to_have_count(1)
+    alice.evaluate(
+        """(transfer) => {
+            const event = new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true });
+            document.querySelector("#id_message").dispatchEvent(event);
+        }""",
+        alice.evaluate_handle(make_transfer, picture),
+    )
+    expect(descriptions).to_have_count(2)
+    descriptions.nth(0).fill("Dropped")
+    descriptions.nth(1).fill("Pasted")
+    alice.get_by_role("button", name="Post", exact=True).click()
+    post = alice.locator("article.status").first
+    expect(post.get_by_role("img", name="Dropped")).to_be_visible()
+    expect(post.get_by_role("img", name="Pasted")).to_be_visible()
