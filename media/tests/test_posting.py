@@ -208,3 +208,13 @@ def test_the_streams_carry_a_media_array_of_urls_types_and_alt_texts():
             "description": "A flag",
         }
     ]
+
+
+def test_a_post_of_images_alone_is_named_by_its_images_where_its_text_would_show():
+    alice_client, alice = logged_in("alice")
+    _, bob = logged_in("bob")
+    picture = services.upload(owner=alice, data=images.jpeg(), description="A red flag")
+    status_id = timelines.post_status(uid=alice, message="", media_ids=[picture.pk])
+    timelines.like_status(uid=bob, status_id=status_id)
+    assert "1 image: A red flag" in alice_client.get("/notifications").content.decode()
+    assert "1 image: A red flag" in alice_client.get(f"/@alice/{status_id}").content.decode()  # its title

@@ -40,10 +40,18 @@ def may_view(attachment: Attachment, viewer: int | None) -> bool:
     return not any(status.extra.get(flag) for flag in _GONE)
 
 
+def _moderates(request: HttpRequest) -> bool:
+    """Moderators see every post in the Moderation views (private ones included), so its images too."""
+    user = request.user
+    return bool(user.is_authenticated and user.is_staff and user.has_perm("accounts.remove_post"))
+
+
 @require_safe
 def serve(request: HttpRequest, token: str, variant: str) -> FileResponse:
     attachment = Attachment.objects.filter(token=token).first()
-    if attachment is None or not may_view(attachment, viewer_uid(request)):
+    if attachment is None:
+        raise Http404()
+    if not may_view(attachment, viewer_uid(request)) and not (attachment.status_id and _moderates(request)):
         raise Http404()
     name = attachment.original if variant == "original" else attachment.preview
     try:
