@@ -8,6 +8,7 @@ from django.test import Client
 from media import services
 from media.tests import images
 from timelines import services as timelines
+from timelines.services import moderation
 
 pytestmark = pytest.mark.django_db
 
@@ -54,3 +55,19 @@ def test_a_private_posts_images_are_served_to_its_audience_only_and_stop_when_it
     assert "for followers" not in carol.get("/@alice").content.decode()
     timelines.delete_status(uid=alice_uid, status_id=status_id)
     assert bob.get(f"/media/{picture.token}/original").status_code == 404
+
+
+def test_the_images_of_a_suspended_author_or_a_removed_post_stop_loading_at_once():
+    _, alice_uid = _client("alice")
+    bob, _ = _client("bob")
+    pictures = [services.upload(owner=alice_uid, data=images.jpeg()) for _ in range(2)]
+    timelines.post_status(uid=alice_uid, message="kept", media_ids=[pictures[0].pk])
+    removed = timelines.post_status(uid=alice_uid, message="removed", media_ids=[pictures[1].pk])
+    urls = [f"/media/{picture.token}/preview" for picture in pictures]
+    assert [bob.get(url).status_code for url in urls] == [200, 200]
+    moderation.remove_status(status_id=removed, reason="spam")
+    assert bob.get(urls[1]).status_code == 404
+    moderation.suspend_user(uid=alice_uid)
+    assert bob.get(urls[0]).status_code == 404
+    moderation.unsuspend_user(uid=alice_uid)
+    assert bob.get(urls[0]).status_code == 200
