@@ -252,6 +252,9 @@ try:
     _DEFAULT_STORAGE = media_storage.default_storage_setting(os.environ)
 except media_storage.StorageSettingError as _error:
     raise ImproperlyConfigured(str(_error)) from None
+# With a path ("/protected-media/"), pictures on disk are sent by the proxy: after the policy check the site answers
+# with X-Accel-Redirect to that path + the file's name, which nginx maps to MEDIA_ROOT as an internal location.
+SOCIALSITE_MEDIA_ACCEL_REDIRECT = os.environ.get("SOCIALSITE_MEDIA_ACCEL_REDIRECT", "")
 # Uploads are read into memory up to this size (an image is processed whole anyway).
 FILE_UPLOAD_MAX_MEMORY_SIZE = SOCIALSITE_MEDIA_MAX_BYTES
 STORAGES = {

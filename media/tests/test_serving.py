@@ -71,3 +71,14 @@ def test_the_images_of_a_suspended_author_or_a_removed_post_stop_loading_at_once
     assert bob.get(urls[0]).status_code == 404
     moderation.unsuspend_user(uid=alice_uid)
     assert bob.get(urls[0]).status_code == 200
+
+
+def test_with_accel_redirect_the_proxy_sends_the_file_after_the_check(settings):
+    settings.SOCIALSITE_MEDIA_ACCEL_REDIRECT = "/protected-media/"
+    alice, alice_uid = _client("alice")
+    picture = services.upload(owner=alice_uid, data=images.jpeg())
+    response = alice.get(f"/media/{picture.token}/original")
+    assert response.status_code == 200 and response.content == b""
+    assert response["X-Accel-Redirect"] == f"/protected-media/{picture.original}"
+    assert response["Content-Type"] == "image/jpeg" and response["X-Content-Type-Options"] == "nosniff"
+    assert "X-Accel-Redirect" not in Client().get(f"/media/{picture.token}/original")  # a 404 names nothing
