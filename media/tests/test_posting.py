@@ -218,3 +218,11 @@ def test_a_post_of_images_alone_is_named_by_its_images_where_its_text_would_show
     timelines.like_status(uid=bob, status_id=status_id)
     assert "1 image: A red flag" in alice_client.get("/notifications").content.decode()
     assert "1 image: A red flag" in alice_client.get(f"/@alice/{status_id}").content.decode()  # its title
+
+
+def test_an_image_without_alt_text_still_has_a_link_a_screen_reader_can_name():
+    client, alice = logged_in("alice")
+    pictures = [services.upload(owner=alice, data=images.jpeg()) for _ in range(2)]
+    timelines.post_status(uid=alice, message="undescribed", media_ids=[p.pk for p in pictures])
+    html = client.get("/").content.decode()
+    assert 'aria-label="Image 2 of 2, not described"' in html
