@@ -55,7 +55,7 @@ def _decode(data: bytes) -> Image.Image:
     if not data:
         raise InvalidImage("The file is empty.")
     if len(data) > limits.max_upload_bytes():
-        raise InvalidImage(f"Images may be at most {limits.max_upload_bytes() // (1024 * 1024)} MB.")
+        raise InvalidImage(limits.too_large_message())
     if _ACTIVE.search(data):
         raise InvalidImage("This file is not a plain image (it carries markup or code).")
     try:

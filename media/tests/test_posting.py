@@ -226,3 +226,21 @@ def test_an_image_without_alt_text_still_has_a_link_a_screen_reader_can_name():
     timelines.post_status(uid=alice, message="undescribed", media_ids=[p.pk for p in pictures])
     html = client.get("/").content.decode()
     assert 'aria-label="Image 2 of 2, not described"' in html
+
+
+def test_two_posts_racing_for_one_upload_one_gets_it_and_the_other_nothing():
+    _, alice = logged_in("alice")
+    first, second = (services.upload(owner=alice, data=images.jpeg()) for _ in range(2))
+    services.attach(owner=alice, media_ids=[first.pk], status_id=1001)  # the winner, between check and claim
+    with pytest.raises(services.InvalidMedia):
+        services.attach(owner=alice, media_ids=[second.pk, first.pk], status_id=1002)
+    assert Attachment.objects.get(pk=second.pk).status_id is None  # all or none: the loser kept nothing
+    assert Attachment.objects.get(pk=first.pk).status_id == 1001
+
+
+def test_an_upload_over_the_size_limit_is_refused_before_it_is_read(settings):
+    settings.SOCIALSITE_MEDIA_MAX_BYTES = 2000
+    client, _ = logged_in("alice")
+    response = _compose(client, [(images.jpeg((400, 400)), "big")], message="too big")
+    assert response.status_code == 400 and "Images may be at most 1 kB." in response.content.decode()
+    assert Attachment.objects.count() == 0 and stored_files() == []

@@ -82,7 +82,7 @@ def _images(request: HttpRequest) -> list[tuple[bytes, str]]:
     items = []
     for number, upload in enumerate(files, start=1):
         if upload.size > media_limits.max_upload_bytes():
-            raise InvalidImage(f"Images may be at most {media_limits.max_upload_bytes() // (1024 * 1024)} MB.")
+            raise InvalidImage(media_limits.too_large_message())
         description = request.POST.get(f"description-{number}", "")
         items.append((upload.read(), description))
     return items

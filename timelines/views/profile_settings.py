@@ -62,8 +62,7 @@ def _pictures_saved(uid: int, form: ProfileForm) -> bool:
         try:
             if upload:
                 if upload.size > media_limits.max_upload_bytes():
-                    megabytes = media_limits.max_upload_bytes() // (1024 * 1024)
-                    raise exceptions.InvalidMedia(f"Images may be at most {megabytes} MB.")
+                    raise exceptions.InvalidMedia(media_limits.too_large_message())
                 set_picture(uid=uid, kind=kind, data=upload.read())
             elif form.cleaned_data.get(f"remove_{kind}"):
                 set_picture(uid=uid, kind=kind, data=None)
