@@ -34,6 +34,7 @@ def test_an_unposted_upload_is_seen_by_its_owner_only() -> None:
     assert b"SpyCam" not in b"".join(response.streaming_content)
     assert bob.get(url).status_code == 404
     assert Client().get(url).status_code == 404
+    assert alice.get(f"/media/{picture.token}/thumbnail").status_code == 404  # only the two variants exist
 
 
 def test_a_private_posts_images_are_served_to_its_audience_only_and_stop_when_it_is_deleted():

@@ -23,6 +23,7 @@ from media.models import Attachment
 from timelines import exceptions, selectors
 
 _GONE = ("deleted", "removed", "suspended")
+VARIANTS = ("original", "preview")
 
 
 def viewer_uid(request: HttpRequest) -> int | None:
@@ -71,7 +72,7 @@ def _filesystem() -> bool:
 
 @require_safe
 def serve(request: HttpRequest, token: str, variant: str) -> HttpResponse:
-    attachment = Attachment.objects.filter(token=token).first()
+    attachment = Attachment.objects.filter(token=token).first() if variant in VARIANTS else None
     if attachment is None:
         raise Http404()
     if not may_view(attachment, viewer_uid(request)) and not (attachment.status_id and _moderates(request)):
