@@ -28,11 +28,13 @@ class PostForm(forms.Form):
 class ReplyForm(forms.Form):
     message = forms.CharField(
         label="Your reply",
+        required=False,  # a reply of images alone has none; the service says when one is needed
         max_length=limits.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
         strip=False,
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH}),
     )
     visibility = _visibility_field()
+    sensitive = forms.BooleanField(label="Sensitive", required=False)
 
 
 class ListNameForm(forms.Form):

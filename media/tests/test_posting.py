@@ -244,3 +244,20 @@ def test_an_upload_over_the_size_limit_is_refused_before_it_is_read(settings):
     response = _compose(client, [(images.jpeg((400, 400)), "big")], message="too big")
     assert response.status_code == 400 and "Images may be at most 1 kB." in response.content.decode()
     assert Attachment.objects.count() == 0 and stored_files() == []
+
+
+def test_a_reply_can_carry_images_and_a_refused_one_keeps_none():
+    alice_client, alice = logged_in("alice")
+    bob_client, _ = logged_in("bob")
+    status_id = timelines.post_status(uid=alice, message="show me")
+    box = bob_client.get(f"/@alice/{status_id}/reply").content.decode()
+    assert 'for="reply-' in box and 'name="images"' in box and 'enctype="multipart/form-data"' in box
+    data = {"message": "", "images": [SimpleUploadedFile("a.jpg", images.jpeg())], "description-1": "Here it is"}
+    response = bob_client.post(f"/@alice/{status_id}/reply", data)
+    assert response.status_code == 302
+    thread = alice_client.get(f"/@alice/{status_id}").content.decode()
+    assert 'alt="Here it is"' in thread
+    fake = {"message": "x", "images": [SimpleUploadedFile("a.jpg", b"<html>no</html>")], "description-1": "x"}
+    refused = bob_client.post(f"/@alice/{status_id}/reply", fake)
+    assert refused.status_code == 400 and "not a plain image" in refused.content.decode()
+    assert Attachment.objects.count() == 1

@@ -110,7 +110,7 @@
           image.alt = "";
           image.src = item.url;
           var label = document.createElement("label");
-          var id = "compose-description-" + (index + 1);
+          var id = (box.dataset.prefix || "compose") + "-image-description-" + (index + 1);
           label.htmlFor = id;
           label.textContent = "Describe this image";
           var text = document.createElement("textarea");

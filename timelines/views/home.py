@@ -10,13 +10,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from media import limits as media_limits
-from media import services as media_services
-from media.processing import InvalidImage
 from socialsite import ratelimits
-from timelines import exceptions, limits, selectors, services
+from timelines import limits, selectors
 from timelines.forms import PostForm
 from timelines.views.params import announce, query_int, wants_fragment
+from timelines.views.post_box import post_with_images
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
 from timelines.views.visibility_menu import menu
 
@@ -73,59 +71,13 @@ def _compose_refused(request: HttpRequest, message: str) -> HttpResponse:
     return _render_home(request, form)
 
 
-def _images(request: HttpRequest) -> list[tuple[bytes, str]]:
-    """The post box's files with their descriptions (``description-N`` goes with the Nth file), checked for
-    count and size before any is read. Raises ``InvalidMedia`` or ``InvalidImage``."""
-    files = request.FILES.getlist("images")
-    if len(files) > media_limits.MAX_PER_POST:
-        raise media_services.InvalidMedia(f"A post may carry at most {media_limits.MAX_PER_POST} images.")
-    items = []
-    for number, upload in enumerate(files, start=1):
-        if upload.size > media_limits.max_upload_bytes():
-            raise InvalidImage(media_limits.too_large_message())
-        description = request.POST.get(f"description-{number}", "")
-        items.append((upload.read(), description))
-    return items
-
-
-def _post(request: HttpRequest, form: PostForm) -> int | None:
-    """Store the post box's images and post; None with the form's errors set when something was refused, in
-    which case no image is left stored."""
-    uid = request.user.uid
-    try:
-        uploaded = media_services.upload_many(owner=uid, items=_images(request))
-    except (InvalidImage, media_services.InvalidMedia) as error:
-        form.add_error(None, error.message)
-        return None
-    media_ids = [picture.pk for picture in uploaded]
-    try:
-        return services.post_status(
-            uid=uid,
-            message=form.cleaned_data["message"],
-            visibility=form.cleaned_data["visibility"] or None,
-            media_ids=media_ids,
-            sensitive=form.cleaned_data["sensitive"],
-        )
-    except (exceptions.InvalidMessage, exceptions.InvalidStatusData) as error:
-        form.add_error("message", error.message)
-    except exceptions.InvalidMedia as error:
-        form.add_error(None, error.message)
-    except exceptions.InvalidVisibility as error:
-        # A direct post with no one to reach is about what was written; the rest is about the menu.
-        form.add_error("message" if error.message == exceptions.NO_RECIPIENT else "visibility", error.message)
-    finally:
-        # Whatever was not posted is not kept (a refused post's images would otherwise wait a day for clean-up).
-        media_services.discard(owner=uid, media_ids=media_ids)
-    return None
-
-
 @login_required
 @require_POST
 @ratelimits.limit("posts", page=_compose_refused)
 def compose(request: HttpRequest) -> HttpResponse:
     form = PostForm(request.POST)
     if form.is_valid():
-        status_id = _post(request, form)
+        status_id = post_with_images(request, form)
         if status_id is not None:
             if wants_fragment(request):
                 response = _compose_fragment(

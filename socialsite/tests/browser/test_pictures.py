@@ -167,3 +167,17 @@ def test_an_image_dropped_on_the_post_box_or_pasted_into_it_is_added(open_page: 
     post = alice.locator("article.status").first
     expect(post.get_by_role("img", name="Dropped")).to_be_visible()
     expect(post.get_by_role("img", name="Pasted")).to_be_visible()
+
+
+def test_a_reply_opened_under_a_post_carries_an_image(open_page: Callable[..., Page], tmp_path: Path):
+    alice = open_page()
+    sign_up_in(alice, "alice", "Alice Liddell")
+    post_from(alice, "Show me your desk")
+    post = article(alice, "Show me your desk")
+    post.get_by_role("button", name="Reply").click()  # the reply box, swapped in under the post (htmx)
+    reply = alice.locator("form.reply-form")
+    reply.get_by_label("Add images").set_input_files(picture_files(tmp_path)[1])
+    reply.get_by_role("textbox", name="Describe this image").fill("A tidy green desk")
+    reply.get_by_role("textbox", name="Your reply").fill("Here it is")
+    reply.get_by_role("button", name="Post reply").click()
+    expect(article(alice, "Here it is").get_by_role("img", name="A tidy green desk")).to_be_visible()
