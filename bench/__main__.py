@@ -28,6 +28,9 @@ SCENARIOS = (
     "streaming",
     "exercises",
     "api",
+    "idle",
+    "pulled",
+    "capacity",
     "media",
 )
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
@@ -123,7 +126,21 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     from django.core.management import call_command
 
     from bench.harness import Context, RoundTrips
-    from bench.scenarios import api, exercises, follow, home_read, http, media, memory, mixed, post_fanout, streaming
+    from bench.scenarios import (
+        api,
+        capacity,
+        exercises,
+        follow,
+        home_read,
+        http,
+        idle,
+        media,
+        memory,
+        mixed,
+        post_fanout,
+        pulled,
+        streaming,
+    )
 
     call_command("migrate", verbosity=0)
     ctx = Context(quick=args.quick or args.smoke, smoke=args.smoke)
@@ -142,6 +159,9 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "streaming": streaming,
         "exercises": exercises,
         "api": api,
+        "idle": idle,
+        "pulled": pulled,
+        "capacity": capacity,
         "media": media,
     }
     rows = []

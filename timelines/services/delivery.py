@@ -28,6 +28,7 @@ from timelines import visibility as visibilities
 from timelines.records import mention_pairs
 from timelines.services.direct_messages import deliver_message
 from timelines.services.notifications import MENTION, REPLY, notify
+from timelines.services.pulled import pull_instead, withdraw_pulled
 
 Cursor = tuple[float, str]
 
@@ -52,11 +53,11 @@ def audience_keys(uid: int) -> list[str]:
     return [chosen.targets(uid) for chosen in AUDIENCES.values()]
 
 
-def deliver_status(*, status: Mapping[str, Any], first: Sequence[list[tuple[str, float]]] | None = None) -> None:
+def deliver_status(*, status: Mapping[str, Any], first: Sequence[list[tuple[str, float]] | int] | None = None) -> None:
     """Run the first pass of every audience of a new ``status`` (the rest is queued), then notify the people
     it answers or mentions. A repost (``repost_of`` set) is delivered with deduplication of its original.
     ``first``: the first ``POSTS_PER_PASS`` targets of each audience (``audience_keys``), when the caller read
-    them with its own writes.
+    them with its own writes (for the followers, their number instead when past the pull threshold).
 
     A ``direct`` post is a direct message: it goes to its participants' conversation
     (``direct_messages.deliver_message``) and the people it mentions are notified; it reaches no home and no
@@ -73,6 +74,10 @@ def deliver_status(*, status: Mapping[str, Any], first: Sequence[list[tuple[str,
             [(key, None, limits.POSTS_PER_PASS) for key in audience_keys(item.author_uid)]
         )
     for audience, targets in zip(AUDIENCES, first, strict=True):
+        if audience == FOLLOWERS.name and pull_instead(
+            uid=item.author_uid, status_id=int(status["id"]), posted=float(status["posted"]), followers=targets
+        ):
+            continue  # too many followers to push: merged into their homes when read (services.pulled)
         deliver(
             audience=audience,
             uid=item.author_uid,
@@ -206,6 +211,8 @@ def _allowed_targets(audience: Audience, members: list[str], item: policy.Item) 
 def withdraw_status(*, uid: int, status_id: int, repost_of: int | None = None) -> None:
     """Run the first clean-up pass of every audience of a deleted status or repost (the rest is queued)."""
     for audience in AUDIENCES:
+        if audience == FOLLOWERS.name and withdraw_pulled(uid=uid, status_id=status_id):
+            continue  # it was merged into homes when read, never written to them (services.pulled)
         withdraw(audience=audience, uid=uid, status_id=status_id, repost_of=repost_of)
 
 

@@ -23,6 +23,7 @@ from timelines.services.direct_messages import check_recipients, conversation_of
 from timelines.services.discovery import index_status
 from timelines.services.pictures import check_media, claim_media, release_media
 from timelines.services.publishing import publish
+from timelines.services.pulled import sizes_to_count
 from timelines.services.visibility import status_to_act_on
 from timelines.validation import clean_extra, clean_message, parse_int
 
@@ -213,7 +214,12 @@ def _post(fields: dict[str, Any]) -> int:
         _post_message(fields)
         return status_id
     added, first = store.statuses.write_to_profile(
-        uid, status_id, {**fields, "posted": repr(posted)}, posted, then_read=audience_keys(uid)
+        uid,
+        status_id,
+        {**fields, "posted": repr(posted)},
+        posted,
+        then_read=audience_keys(uid),
+        larger_than=sizes_to_count(uid=uid),
     )
     if added < 0:
         store.statuses.delete_status_if_owner(status_id, uid)
