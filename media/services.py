@@ -1,8 +1,11 @@
-"""Writing pictures: storing an upload's processed files, attaching uploads to a post, deleting files.
+"""Writing pictures: storing an upload's processed files (one, or a post box's all or none), describing an
+upload not yet posted, attaching uploads to a post (one conditional UPDATE), and deleting files (a post's, an
+account's, replaced avatars and headers, uploads nobody posted).
 
-Files go through Django's storage API (``default_storage``): a directory under the data dir (``MEDIA_ROOT``),
-so an object store is a storage backend away. Names are ``<token>/original.<ext>`` and
-``preview.<ext>`` with a random token, never anything of the upload's name.
+Files go through Django's storage API (``default_storage``): a directory under the data dir (``MEDIA_ROOT``), or
+an S3-compatible bucket (``socialsite.media_storage``). Names are ``<token>/original.<ext>`` and
+``preview.<ext>`` with a random token, never anything of the upload's name. This module knows nothing of posts
+but their ids: ``timelines.services.pictures`` ties uploads to statuses and profiles.
 """
 
 from __future__ import annotations
