@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from api.entities.common import _avatar_path, _html
+from api.entities.common import _html
 from federation import contexts, identities
 from timelines import text
 from timelines import visibility as visibilities
@@ -53,7 +53,8 @@ def person(user: User, *, public_key_pem: str) -> dict[str, Any]:
         "published": iso(user.signup),
         "endpoints": {"sharedInbox": identities.shared_inbox()},
         "publicKey": {"id": identities.key_id(uri), "owner": uri, "publicKeyPem": public_key_pem},
-        "icon": {"type": "Image", "mediaType": "image/svg+xml", "url": base + _avatar_path()},
+        # The account's picture, or the generated default one, as its profile shows it.
+        "icon": {"type": "Image", "url": f"{base}/@{user.login}/avatar"},
     }
     return document
 
