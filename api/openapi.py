@@ -50,6 +50,9 @@ RESPONSES: dict[str, dict[str, str | list[str] | Schema]] = {
     **{name: {"POST": "Relationship"} for name in ("follow", "unfollow", "block", "unblock", "mute", "unmute")},
     "blocks": {"GET": ["Account"]},
     "mutes": {"GET": ["Account"]},
+    "media_v1": {"POST": "MediaAttachment"},
+    "media_v2": {"POST": "MediaAttachment"},
+    "media": {"GET": "MediaAttachment", "PUT": "MediaAttachment"},
     "statuses": {"POST": "Status"},
     "status": {"GET": "Status", "PUT": "Status", "DELETE": "Status"},
     "status_history": {"GET": ["StatusEdit"]},
@@ -144,9 +147,14 @@ BODIES: dict[str, dict[str, Schema]] = {
         "locale": STRING,
     },
     "update_credentials": {"display_name": STRING, "note": STRING, "locked": BOOLEAN},
+    "media": {"description": STRING, "focus": STRING},
     "status": {"status": STRING, "spoiler_text": STRING, "sensitive": BOOLEAN, "language": STRING},
     "markers": {"notifications[last_read_id]": STRING},
 }
+
+# Uploads (multipart forms with a file), by URL name.
+_PICTURE = {"file": {"type": "string", "format": "binary"}, "description": STRING, "focus": STRING}
+UPLOADS: dict[str, dict[str, Schema]] = {"media_v1": _PICTURE, "media_v2": _PICTURE}
 
 _GROUP = re.compile(r"\(\?P<(\w+)>[^)]*\)")
 
@@ -197,7 +205,10 @@ def _operation(name: str, method: str, view: Any, parameters: list[str]) -> Sche
         operation["security"] = [{"bearer": [scopes] if isinstance(scopes, str) else list(scopes or ())}]
     elif auth == "optional":
         operation["security"] = [{}, {"bearer": [scopes] if isinstance(scopes, str) else list(scopes or ())}]
-    if name in BODIES and method in ("POST", "PUT", "PATCH"):
+    if name in UPLOADS and method == "POST":
+        form = {"type": "object", "properties": UPLOADS[name], "required": ["file"]}
+        operation["requestBody"] = {"required": True, "content": {"multipart/form-data": {"schema": form}}}
+    elif name in BODIES and method in ("POST", "PUT", "PATCH"):
         fields = {"type": "object", "properties": BODIES[name]}
         operation["requestBody"] = {
             "required": False,

@@ -103,7 +103,7 @@ SCHEMAS: dict[str, Schema] = {
             "sensitive": BOOLEAN,
             "spoiler_text": STRING,
             "language": TEXT_OR_NULL,
-            "media_attachments": ANY_LIST,
+            "media_attachments": array(ref("MediaAttachment")),
             "mentions": array(ref("Mention")),
             "tags": array(ref("StatusTag")),
             "emojis": ANY_LIST,
@@ -128,6 +128,18 @@ SCHEMAS: dict[str, Schema] = {
         {"content": STRING, "spoiler_text": STRING, "sensitive": BOOLEAN, "created_at": DATE, "account": ref("Account")}
     ),
     "StatusSource": entity({"id": ID, "text": STRING, "spoiler_text": STRING}),
+    "MediaAttachment": entity(
+        {
+            "id": ID,
+            "type": {"enum": ["unknown", "image", "gifv", "video", "audio"]},
+            "url": STRING,
+            "preview_url": TEXT_OR_NULL,
+            "remote_url": TEXT_OR_NULL,
+            "meta": ANY_OBJECT,
+            "description": TEXT_OR_NULL,
+            "blurhash": TEXT_OR_NULL,
+        }
+    ),
     "Notification": entity(
         {
             "id": ID,

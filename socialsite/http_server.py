@@ -1,5 +1,7 @@
 """daphne as the site runs it: ``python -m socialsite.http_server`` takes daphne's arguments, and answers a request
-line or a header line too long to read with 414 or 431 instead of dropping the connection without a word.
+line or a header line too long to read with 414 or 431 instead of dropping the connection without a word. Request
+bodies are Django's alone to parse: Twisted's own parse of form and multipart bodies is switched off (it read every
+upload twice, and answered a malformed multipart body with an empty 400 before Django could give its own answer).
 
 Twisted's HTTP channel reads the request head line by line, each line at most ``MAX_LENGTH`` (16 KiB) long; a longer
 one reaches ``LineReceiver.lineLengthExceeded``, whose default closes the connection, so a client with a 20 KB URL
@@ -18,6 +20,7 @@ the proxy in front), where that proxy only passes calls through. Both hooks are 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from typing import Any
 
 from daphne.cli import CommandLineInterface
@@ -53,7 +56,19 @@ def answer(status: bytes) -> bytes:
 
 
 class HeadTooLargeChannel(HTTPChannel):
-    """Twisted's HTTP/1.1 channel answering an overlong head line with 414 or 431 (see the module docstring)."""
+    """Twisted's HTTP/1.1 channel answering an overlong head line with 414 or 431 (see the module docstring), whose
+    requests leave their bodies to Django."""
+
+    @property
+    def requestFactory(self) -> Any:  # type: ignore[override]
+        return self._request_factory
+
+    @requestFactory.setter
+    def requestFactory(self, factory: Any) -> None:
+        # Twisted parses a POST's form or multipart body into ``request.args`` before the request is handed on (and
+        # answers a malformed multipart body with an empty 400 of its own); daphne never reads those args, Django
+        # parses the body itself. ``parsePOSTFormSubmission=False`` is Twisted's switch for that parse.
+        self._request_factory = partial(factory, parsePOSTFormSubmission=False)
 
     def lineLengthExceeded(self, line: bytes) -> None:
         if is_request_line(line):

@@ -11,6 +11,7 @@ from timelines.views import (
     home,
     likes,
     lists,
+    media,
     notifications,
     privacy,
     profile_settings,
@@ -21,7 +22,8 @@ from timelines.views import (
 
 app_name = "timelines"
 
-LOGIN = rf"@(?P<login>[A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}})"
+# A local login, or another server's account as login@domain (issue 22: its profile, Follow and posts).
+LOGIN = rf"@(?P<login>[A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}}(?:@[A-Za-z0-9.-]{{1,253}}(?::[0-9]{{1,5}})?)?)"
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -53,6 +55,7 @@ urlpatterns = [
     re_path(rf"^{LOGIN}/(?P<status_id>[0-9]{{1,16}})/edit$", edits.edit, name="edit"),
     re_path(rf"^{LOGIN}/(?P<status_id>[0-9]{{1,16}})/history$", edits.history, name="history"),
     re_path(rf"^{LOGIN}/likes$", likes.likes, name="likes"),
+    re_path(rf"^{LOGIN}/avatar$", media.avatar, name="avatar"),
     re_path(rf"^{LOGIN}/followers$", profiles.followers, name="followers"),
     re_path(rf"^{LOGIN}/following$", profiles.following, name="following"),
     re_path(rf"^{LOGIN}/follow$", follows.follow, name="follow"),

@@ -59,6 +59,8 @@ RESERVED_STATUS_FIELDS = frozenset(
         "liked",
         "reposted",
         "version",
+        "media",
+        "sensitive",
     }
 )
 
@@ -106,9 +108,12 @@ def clean_login(login: str) -> str:
     return login
 
 
-# A host name as other servers are named: labels of letters, digits and hyphens, at least one dot, an optional
-# port. Checked for the shape only; whether such a server exists is federation's business.
-_DOMAIN_RE = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}(?::[0-9]{1,5})?")
+# A host name as other servers are named: labels of letters, digits and hyphens, at least one dot, or an IPv4
+# address (servers on loopback in tests and trials: 127.0.0.1:8001), and an optional port. Checked for the shape
+# only; whether such a server exists, and whether it may be reached, is federation's business.
+_DOMAIN_RE = re.compile(
+    r"(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}|(?:[0-9]{1,3}\.){3}[0-9]{1,3})(?::[0-9]{1,5})?"
+)
 MAX_DOMAIN_LENGTH = 253
 
 
@@ -164,18 +169,19 @@ def clean_query(query: str) -> str:
     return query
 
 
-def clean_message(message: str) -> str:
+def clean_message(message: str, *, allow_empty: bool = False) -> str:
     """The message as it will be stored: NFC-normalised, newlines unified, control characters dropped, and
     invisible characters at either end stripped.
 
-    Raises ``InvalidMessage`` when nothing visible is left or it is longer than ``MAX_MESSAGE_LENGTH``
-    characters (counted as typed: links and mentions count for what they are).
+    Raises ``InvalidMessage`` when nothing visible is left (unless ``allow_empty``: a post of images alone) or
+    it is longer than ``MAX_MESSAGE_LENGTH`` characters (counted as typed: links and mentions count for what
+    they are).
     """
     if not isinstance(message, str):
         raise exceptions.InvalidMessage()
     message = unicodedata.normalize("NFC", message).replace("\r\n", "\n").replace("\r", "\n")
     message = strip_invisible(_drop_controls(message, keep="\n\t"))
-    if not message:
+    if not message and not allow_empty:
         raise exceptions.InvalidMessage(exceptions.EMPTY_MESSAGE)
     if len(message) > limits.MAX_MESSAGE_LENGTH:
         raise exceptions.InvalidMessage(exceptions.MESSAGE_TOO_LONG)

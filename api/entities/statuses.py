@@ -14,6 +14,7 @@ from django.http import HttpRequest
 
 from api.entities.accounts import account
 from api.entities.common import html, iso, profile, status_page, tag_page
+from api.entities.media import media_attachment
 from timelines import selectors, uris, visibility
 from timelines.records import Status, StatusVersion, TimelineEntry, User
 
@@ -29,10 +30,11 @@ def _people(entries: Sequence[TimelineEntry]) -> dict[int, User]:
 
 
 def _status(request: HttpRequest, status: Status, author: User, entry: TimelineEntry) -> dict[str, Any]:
-    url = status_page(request, status.login, status.id)
+    # Another server's post keeps the URI and URL its server gave it (federation stores them with it).
+    url = status.extra.get("url") or status_page(request, status.login, status.id)
     return {
         "id": str(status.id),
-        "uri": uris.status_uri(status.login, status.id),
+        "uri": status.extra.get("uri") or uris.status_uri(status.login, status.id),
         "url": url,
         "created_at": iso(status.posted),
         "edited_at": iso(status.edited_at) if status.edited_at is not None else None,
@@ -40,10 +42,10 @@ def _status(request: HttpRequest, status: Status, author: User, entry: TimelineE
         "content": html(request, status.message, status.mention_logins),
         "text": None,
         "visibility": visibility.of_status(status),
-        "sensitive": False,
+        "sensitive": status.sensitive,
         "spoiler_text": "",
         "language": None,
-        "media_attachments": [],
+        "media_attachments": [media_attachment(request, item) for item in status.media],
         "application": None,
         "mentions": [
             {"id": str(uid), "username": login, "acct": login, "url": profile(request, login)}

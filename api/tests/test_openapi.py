@@ -10,10 +10,13 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from api.openapi import RESPONSES, api_routes, describe
 from api.schemas import SCHEMAS
 from api.tests.helpers import Api, person, token_for
+from media import services as media_services
+from media.tests import images
 from timelines import selectors, services
 
 pytestmark = pytest.mark.django_db
@@ -66,6 +69,7 @@ def world() -> dict[str, Any]:
     list_id = services.create_user_list(uid=ada.uid, name="friends")
     services.follow_user_list(uid=ada.uid, other_uid=bob.uid, list_id=list_id)
     notification = selectors.get_notifications(uid=ada.uid)[0].id
+    picture = media_services.upload(owner=ada.uid, data=images.jpeg(), description="a picture")
     params = {
         "account_id": bob.uid,
         "status_id": post,
@@ -73,6 +77,7 @@ def world() -> dict[str, Any]:
         "conversation_id": conversation,
         "list_id": list_id,
         "name": "redis",
+        "media_id": picture.pk,
     }
     return {"ada": ada, "bob": bob, "post": post, "reply": reply, "params": params}
 
@@ -161,3 +166,16 @@ def test_the_schemas_catch_a_wrong_answer():
     conversation = validator({"$ref": "#/components/schemas/Conversation"})
     assert not conversation.is_valid({"id": "1", "unread": "yes", "accounts": [], "last_status": None})
     assert conversation.is_valid({"id": "1", "unread": True, "accounts": [], "last_status": None})
+
+
+def test_an_upload_answers_what_its_schema_says():
+    person("ada")
+    api = Api(token_for("ada", scope="read write"))
+    operation = describe()["paths"]["/api/v2/media"]["post"]
+    assert "multipart/form-data" in operation["requestBody"]["content"]
+    upload = SimpleUploadedFile("picture.jpg", images.jpeg(), content_type="image/jpeg")
+    answer = api.post("/api/v2/media", {"file": upload, "description": "a test"})
+    assert answer.status_code == 200, answer.content
+    assert check(answer.json(), operation) == []
+    refused = api.post("/api/v2/media", {"file": SimpleUploadedFile("x.jpg", b"not a picture")})
+    assert refused.status_code == 422 and check(refused.json(), operation, 422) == []

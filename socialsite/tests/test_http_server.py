@@ -76,3 +76,16 @@ def test_serve_runs_the_same_server():
     with socket.socket() as sock:
         command = web_processes.command(sock)
     assert command[1:3] == ["-m", "socialsite.http_server"]
+
+
+def test_a_malformed_multipart_body_reaches_django(site):
+    """Twisted no longer parses bodies itself: a multipart body with no parts gets the site's answer (here the
+    client API's JSON 401, since no token came), not an empty 400 from Twisted."""
+    body = b"--xyz--\r\n"
+    head = (
+        b"POST /api/v1/media HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        b"Content-Type: multipart/form-data; boundary=xyz\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n"
+    )
+    answer = exchange(site, head + body)
+    assert answer.startswith(b"HTTP/1.1 401"), answer[:300]
+    assert answer.endswith(b'{"error": "The access token is invalid"}'), answer[-300:]

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelines import events, keys, limits, queue, store
+from timelines import events, hooks, keys, limits, queue, store
 from timelines.records import mention_pairs
 from timelines.services.delivery import withdraw_status
 from timelines.services.direct_messages import forget_message
 from timelines.services.discovery import unindex_status
 from timelines.services.notifications import forget_status
+from timelines.services.pictures import delete_media
 from timelines.services.publishing import publish
 
 Cursor = tuple[float, str]
@@ -51,7 +52,10 @@ def finish_deletion(*, fields: dict[str, str]) -> None:
     withdraw_status(uid=uid, status_id=status_id, repost_of=repost_of)
     if repost_of is None:
         clean_up_after(fields=fields)
+    if fields.get("media"):
+        delete_media(status_id=status_id)  # a few files: inline, so its images stop at once
     publish(events.status_deleted(typed(fields)))
+    hooks.status_deleted(fields)
 
 
 def clean_up_after(*, fields: dict[str, str]) -> None:
