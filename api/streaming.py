@@ -3,9 +3,11 @@ reaches the token's person's home, and their notifications, as it happens), ``/u
 notifications alone) and ``/api/v1/streaming/health``.
 
 The ``user`` stream is the site's live home (``streaming.live.LivePage``) with Mastodon's framing: the same hub
-subscription, per-recipient policy, relation re-reads and flow control, so what an app sees is exactly what the
-person's open home page gets. Events: ``event: update`` with a Status as JSON, ``event: delete`` with the id,
-``event: notification`` with a Notification (read when the hub announces one, off the event loop);
+subscription to what the delivery wrote to the person's home (``timeline.delivery`` events) and the same flow
+control, so what an app sees is what the person's open home page gets (a bulk change, such as a follow's copy,
+is not replayed: Mastodon's stream has no event for it). Events: ``event: update`` with a Status as JSON,
+``event: status.update`` with an edited one, ``event: delete`` with the id, ``event: notification`` with a
+Notification (read when the hub announces one, off the event loop);
 ``:thump`` keep-alives. The token comes from ``Authorization: Bearer`` or ``?access_token=``, and needs
 ``read:statuses``; a suspension ends the stream at once, as it ends the person's live pages.
 """
@@ -135,24 +137,24 @@ class MastodonEncoder:
             if kind == timeline_events.NOTIFICATION_CREATED and self.notifications:
                 self._announce()
                 return b""
-            if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.USER_TYPES:
-                return b""
-            if events.is_deletion(item):
+            if not events.is_delivery(item):
+                return b""  # notices of other kinds, and the page's snapshots (Mastodon has no such event)
+            if item.kind == timeline_events.DELETE:
                 return _sse("delete", str(int(item["id"])))
-            if int(item["uid"]) in self.suspended:
+            if item.kind not in (timeline_events.POST, timeline_events.UPDATE) or int(item["uid"]) in self.suspended:
                 return b""
-            return self._update(item)
+            return self._update(item, "update" if item.kind == timeline_events.POST else "status.update")
         except (KeyError, TypeError, ValueError):
             logger.warning("Skipped a malformed stream event %s.", item.get("id"))
             return b""
 
-    def _update(self, item: dict[str, Any]) -> bytes:
+    def _update(self, item: dict[str, Any], name: str) -> bytes:
         cache = getattr(item, "cache", None)
         key = ("mastodon", self.origin.base)
         if cache is not None and key in cache:
             return cache[key]
         shaped = streamed_status(self.origin, entry_of(item))  # type: ignore[arg-type]
-        data = _sse("update", json.dumps(shaped, separators=(",", ":"))) if shaped is not None else b""
+        data = _sse(name, json.dumps(shaped, separators=(",", ":"))) if shaped is not None else b""
         if cache is not None:
             cache[key] = data
         return data

@@ -211,6 +211,8 @@ TIMELINES_STATUS_CACHE_SIZE = int(os.environ.get("TIMELINES_STATUS_CACHE_SIZE", 
 TIMELINES_FRAGMENT_CACHE_SIZE = int(os.environ.get("TIMELINES_FRAGMENT_CACHE_SIZE", "5000"))
 # Where the live home timeline is served (streaming/live.py); the home page links to it.
 LIVE_HOME_PATH = "live/home"
+# ... where a list's newest page follows its list timeline (its owner's only; ?list=<id>).
+LIVE_LIST_PATH = "live/list"
 # ... and where every other page of a logged-in viewer follows their unread notification count.
 LIVE_ME_PATH = "live/me"
 

@@ -5,7 +5,9 @@ An event (a posted or deleted status) is offered to subscriptions registered und
 - ``ALL``: every event (firehose-like consumers that want everything);
 - ``sample:<n>``: events whose ``id % 100 == n`` (a sample stream registers only the buckets it keeps, so a
   10 % sample is not even offered the other 90 % of events);
-- ``author:<uid>``: events by that user (live home timelines);
+- ``author:<uid>``: events by that user;
+- ``home:<uid>``, ``list:<id>``: a delivery (``timeline.delivery``) that wrote to that home or list timeline
+  (the live pages);
 - ``login:<login>``: events by that user, replying to them, reposting them, or mentioning ``@login`` (the
   ``follow`` filter);
 - ``word:<word>``: events whose message contains that word (the ``track`` filter indexes one word per phrase);
@@ -30,7 +32,9 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from streaming.events import StreamEvent
+from streaming.events import DeliveryEvent, StreamEvent
+from streaming.events import home_key as home_key  # re-exported: the live pages index their timeline with these
+from streaming.events import list_key as list_key
 from timelines import events as timeline_events
 from timelines import text
 
@@ -144,6 +148,8 @@ def user_key(uid: int) -> str:
 
 def event_index_keys(event: dict[str, Any]) -> set[str]:
     """Every index key of one event (see the module docstring)."""
+    if isinstance(event, DeliveryEvent):
+        return set(event.timelines)
     kind = getattr(event, "type", timeline_events.STATUS_CREATED)
     if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.MESSAGE_TYPES:
         return {user_key(int(event["uid"]))}

@@ -2,7 +2,8 @@
  * JavaScript every form still posts and every link still navigates.
  *  - the post box: a live character counter; Post is disabled while empty or too long; Ctrl/Cmd+Enter posts;
  *  - relative times ("3 min ago") kept fresh, with the same rules as timeline_format.relative_time;
- *  - the live home timeline: server-sent events from /live/home (timelines/live.py) add and remove posts;
+ *  - the live home and list timelines: server-sent events from /live/home and /live/list (streaming/live.py)
+ *    add, swap and remove posts as the delivery writes them;
  *  - htmx glue: no duplicate posts, focus after "Load more" and delete, announcements, error notices.
  */
 (function () {
@@ -280,6 +281,32 @@
       source.addEventListener("delete", function (event) {
         var article = document.getElementById("status-" + JSON.parse(event.data).id);
         if (article) article.remove();
+      });
+      source.addEventListener("update", function (event) {
+        // An entry changed in place (an edit): swapped where it stands, never added.
+        var data = JSON.parse(event.data);
+        var article = document.getElementById("status-" + data.id);
+        if (!article) return;
+        var holder = document.createElement("div");
+        holder.innerHTML = data.html.trim();
+        var fresh = holder.firstElementChild;
+        if (!fresh) return;
+        article.replaceWith(fresh);
+        if (window.htmx) window.htmx.process(fresh);
+      });
+      source.addEventListener("timeline", function (event) {
+        // Many entries changed at once (a follow, an unfollow, a block, a list's members): the timeline's first
+        // page as a reload shows it. Entries it no longer holds leave (older ones loaded by "older" stay unless
+        // the snapshot is the whole timeline), and the missing ones go where they belong.
+        var data = JSON.parse(event.data);
+        var keep = {};
+        data.entries.forEach(function (entry) { keep[entry.id] = true; });
+        var oldest = data.entries.length ? data.entries[data.entries.length - 1].id : 0;
+        $all("article.status", timeline).forEach(function (article) {
+          var id = statusId(article);
+          if (!keep[id] && (data.complete || id >= oldest)) article.remove();
+        });
+        data.entries.slice().reverse().forEach(function (entry) { insertStatus(timeline, entry.html); });
       });
       listenForNotices(source);
       source.addEventListener("reload", function () {

@@ -59,7 +59,7 @@ def make_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bo
         if notify_followee:
             notify(recipients=[other_uid], kind=FOLLOW, actor=uid)
         record_active(uid=uid, when=now)
-        # The follower's open live homes start showing the followee's posts at once, not at their next refresh.
+        # The follower's open live pages read their timelines again: what a reload shows may have changed.
         publish(events.relations_changed(uid=uid, other=other_uid))
     return bool(added)
 
@@ -97,6 +97,6 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     if unfollowed.refill_run is not None:
         queue.enqueue_refill(uid=uid, run=unfollowed.refill_run, cursor=None)
     if unfollowed.removed:
-        # The follower's open live pages stop at once, not at their next refresh (a private account's posts).
+        # The follower's open live pages read their timelines again at once (relations.changed means that too).
         publish(events.relations_changed(uid=uid, other=other_uid))
     return unfollowed.removed

@@ -186,7 +186,7 @@ def post_status(
         # A parent deleted since the check above leaves a reply to a deleted post, which is allowed.
         store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
         store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
-    deliver_status(status=fields, first=first)
+    deliver_status(status=fields, first=first, own_home=True)
     # What the post leaves besides itself, then its event, in one round trip.
     with store.batch.pipeline() as pipe:
         index_status(fields, pipe=pipe)
