@@ -137,13 +137,23 @@ class MastodonEncoder:
             if kind == timeline_events.NOTIFICATION_CREATED and self.notifications:
                 self._announce()
                 return b""
-            if not events.is_delivery(item):
-                return b""  # notices of other kinds, and the page's snapshots (Mastodon has no such event)
-            if item.kind == timeline_events.DELETE:
-                return _sse("delete", str(int(item["id"])))
-            if item.kind not in (timeline_events.POST, timeline_events.UPDATE) or int(item["uid"]) in self.suspended:
+            if events.is_delivery(item):
+                # The ``user`` stream: what the delivery wrote to the person's home.
+                if item.kind == timeline_events.DELETE:
+                    return _sse("delete", str(int(item["id"])))
+                if item.kind not in (timeline_events.POST, timeline_events.UPDATE):
+                    return b""  # a reset: Mastodon's stream has no such event
+                name = "update" if item.kind == timeline_events.POST else "status.update"
+            elif events.is_status(item):
+                # The public streams (``api.public_streams``): the statuses themselves.
+                if events.is_deletion(item):
+                    return _sse("delete", str(int(item["id"])))
+                name = "update"
+            else:
+                return b""  # notices of other kinds, and a page's snapshots
+            if int(item["uid"]) in self.suspended:
                 return b""
-            return self._update(item, "update" if item.kind == timeline_events.POST else "status.update")
+            return self._update(item, name)
         except (KeyError, TypeError, ValueError):
             logger.warning("Skipped a malformed stream event %s.", item.get("id"))
             return b""
