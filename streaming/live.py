@@ -6,7 +6,8 @@ of a list the viewer owns) and ``GET /live/me`` (every other page) answer ``text
 
 - ``event: post``, ``id: <entry id>``, ``data: {"id": ..., "html": "<article ...>"}``: an entry the delivery
   wrote to this page's timeline (home or list), rendered with the same partial as the page;
-- ``event: delete``, ``data: {"id": ...}``: an entry withdrawn from it;
+- ``event: delete``, ``data: {"id": ...}``: an entry withdrawn from it, or a deleted status (every page drops it at
+  once, and the reposts showing it, as a reload would);
 - ``event: update``, ``data: {"id": ..., "html": ...}``: an entry changed in place (an edit);
 - ``event: timeline``, ``data: {"entries": [{"id": ..., "html": ...}, ...], "complete": bool}``: the timeline's
   first page as a reload shows it, after many of its entries changed at once (a follow, an unfollow, a block, a
@@ -193,7 +194,9 @@ class LivePage:
                     return False
                 return True
             if events.is_status(event):
-                return False  # the public streams' events: this page shows what the delivery wrote to it
+                # A deletion leaves every page at once (a reload no longer shows it, whatever timeline still
+                # holds it until its withdrawal pass); the posts themselves come by delivery, not from here.
+                return self.posts and events.is_deletion(event)
             if _viewer_suspended(event, uid):
                 subscription.cut_off(SUSPENDED)
                 return False
@@ -205,7 +208,7 @@ class LivePage:
 
         hub = get_hub()
         subscription = hub.subscribe(
-            index_keys={timeline, matching.user_key(uid), matching.MODERATION},
+            index_keys={timeline, matching.DELETIONS, matching.user_key(uid), matching.MODERATION},
             matches=matches,
             maxsize=settings.STREAMING_QUEUE_SIZE,
             public=False,

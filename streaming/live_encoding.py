@@ -109,6 +109,8 @@ class LiveEncoder:
             if kind == timeline_events.USER_SUSPENDED:
                 self.suspended.add(int(item["uid"]))
                 return sse("suspend", {"uid": int(item["uid"])}) if self.posts else b""
+            if self.posts and events.is_status(item) and events.is_deletion(item):
+                return sse("delete", {"id": int(item["id"])})
             if not self.posts or not events.is_delivery(item):
                 return b""
             return self._delivered(item)

@@ -6,6 +6,8 @@ An event (a posted or deleted status) is offered to subscriptions registered und
 - ``sample:<n>``: events whose ``id % 100 == n`` (a sample stream registers only the buckets it keeps, so a
   10 % sample is not even offered the other 90 % of events);
 - ``author:<uid>``: events by that user;
+- ``deletions``: every deleted status (the live pages remove it wherever it stands, before its withdrawal
+  passes reach every timeline);
 - ``home:<uid>``, ``list:<id>``: a delivery (``timeline.delivery``) that wrote to that home or list timeline
   (the live pages);
 - ``login:<login>``: events by that user, replying to them, reposting them, or mentioning ``@login`` (the
@@ -39,6 +41,8 @@ from timelines import events as timeline_events
 from timelines import text
 
 ALL = "*"
+# Every deletion (status.deleted): the live pages take a deleted post away wherever it stands, at once.
+DELETIONS = "deletions"
 GEO = "geo"
 MODERATION = "moderation"
 GEO_CELL_DEGREES = 10
@@ -158,6 +162,8 @@ def event_index_keys(event: dict[str, Any]) -> set[str]:
     if kind in timeline_events.USER_TYPES:
         return {MODERATION}
     found = {ALL, sample_key(int(event["id"]) % 100)}
+    if kind == timeline_events.STATUS_DELETED:
+        found.add(DELETIONS)
     if "uid" in event:
         found.add(author_key(int(event["uid"])))
     found.update(login_key(login) for login in event_logins(event))

@@ -279,8 +279,13 @@
         }
       });
       source.addEventListener("delete", function (event) {
-        var article = document.getElementById("status-" + JSON.parse(event.data).id);
+        // The entry itself, and any repost showing a deleted post.
+        var id = String(JSON.parse(event.data).id);
+        var article = document.getElementById("status-" + id);
         if (article) article.remove();
+        $all("article.status", timeline).forEach(function (other) {
+          if (other.dataset.status === id) other.remove();
+        });
       });
       source.addEventListener("update", function (event) {
         // An entry changed in place (an edit): swapped where it stands, never added.
