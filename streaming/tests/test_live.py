@@ -83,11 +83,14 @@ class LivePage:
         await asyncio.wait_for(get_hub().connected.wait(), WAIT_SECONDS)
         return caught_up
 
-    async def next_event(self, timeout: float = WAIT_SECONDS) -> dict[str, Any]:
+    async def next_event(self, timeout: float = WAIT_SECONDS, *, snapshots: bool = False) -> dict[str, Any]:
         """The next event as ``{"event": name, "last_event_id": id or None, **data}``; ``{"event": "end"}`` when the
-        stream ends."""
+        stream ends. ``event: timeline`` (the timeline read again) only with ``snapshots``: on a cluster, the
+        ``relations.changed`` of a fixture's follow may reach the hub after the page opened, and bring one."""
         while True:
             block = await self.next_block(timeout)
+            if block.get("event") == "timeline" and not snapshots:
+                continue
             if "event" in block:
                 return {"event": block["event"], "last_event_id": block.get("id"), **json.loads(block["data"])}
             if "end" in block:
@@ -165,8 +168,7 @@ async def post_event(page: LivePage, status_id: int, *, earlier: int) -> dict[st
     ``earlier``, posted just before the page opened: on a cluster its event may still be crossing the cluster bus
     to the hub's node (the browser ignores ids it already shows)."""
     while (event := await page.next_event()).get("id") != status_id or event["event"] != "post":
-        # The follow's relations.changed, crossing a cluster's bus as late, makes the page read its timeline again.
-        assert event["event"] in ("notifications", "timeline") or event["id"] == earlier, event
+        assert event["event"] == "notifications" or event["id"] == earlier, event
     return event
 
 
@@ -268,7 +270,8 @@ def test_someone_followed_after_the_page_opened_is_on_the_page_at_once_and_then_
         await page.open()
         await page.until_live()
         await asyncio.to_thread(services.follow_user, uid=alice, other_uid=carol)
-        while (event := await page.next_event())["event"] != "timeline":
+        # On a cluster the fixture's own follow may be announced late, with a snapshot of its own (still empty).
+        while (event := await page.next_event(snapshots=True))["event"] != "timeline" or not event["entries"]:
             pass
         assert [entry["id"] for entry in event["entries"]] == [earlier] and event["complete"] is True
         from_carol = await post(carol, "hello new follower")
@@ -398,9 +401,10 @@ def test_a_post_arriving_while_the_page_reads_its_timeline_again_follows_the_sna
             return services.post_status(uid=bob, message="right behind the event")
 
         status_id = await asyncio.to_thread(relations_then_post)
-        assert (await page.next_event())["event"] == "timeline"
-        event = await page.next_event()
-        assert event["event"] == "post" and event["id"] == status_id
+        seen = []
+        while (event := await page.next_event(snapshots=True))["event"] == "timeline":
+            seen.append(event)
+        assert seen and event["event"] == "post" and event["id"] == status_id
         await page.close()
 
     asyncio.run(scenario())
