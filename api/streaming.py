@@ -6,8 +6,8 @@ The ``user`` stream is the site's live home (``streaming.live.LivePage``) with M
 subscription to what the delivery wrote to the person's home (``timeline.delivery`` events) and the same flow
 control, so what an app sees is what the person's open home page gets (a bulk change, such as a follow's copy,
 is not replayed: Mastodon's stream has no event for it). Events: ``event: update`` with a Status as JSON,
-``event: status.update`` with an edited one, ``event: delete`` with the id, ``event: notification`` with a
-Notification (read when the hub announces one, off the event loop);
+``event: status.update`` with the Status again after an edit (``edited_at`` set), ``event: delete`` with the id,
+``event: notification`` with a Notification (read when the hub announces one, off the event loop);
 ``:thump`` keep-alives. The token comes from ``Authorization: Bearer`` or ``?access_token=``, and needs
 ``read:statuses``; a suspension ends the stream at once, as it ends the person's live pages.
 """
@@ -145,10 +145,13 @@ class MastodonEncoder:
                     return b""  # a reset: Mastodon's stream has no such event
                 name = "update" if item.kind == timeline_events.POST else "status.update"
             elif events.is_status(item):
-                # The public streams (``api.public_streams``): the statuses themselves.
+                # The statuses themselves: the public streams (``api.public_streams``), and on the user stream the
+                # deletions and the edits of what it was sent (``streaming.live``).
                 if events.is_deletion(item):
                     return _sse("delete", str(int(item["id"])))
-                name = "update"
+                # An edit is Mastodon's ``status.update``: the status again, with ``edited_at``.
+                edited = getattr(item, "type", None) == timeline_events.STATUS_UPDATED
+                name = "status.update" if edited else "update"
             else:
                 return b""  # notices of other kinds, and a page's snapshots
             if int(item["uid"]) in self.suspended:

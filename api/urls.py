@@ -72,6 +72,8 @@ urlpatterns = [
     route(r"api/v1/statuses", statuses.create, "statuses"),
     route(rf"api/v1/statuses/{ID.format('status_id')}", statuses.detail, "status"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/context", statuses.context, "context"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/history", statuses.history, "status_history"),
+    route(rf"api/v1/statuses/{ID.format('status_id')}/source", statuses.source, "status_source"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/favourite", statuses.favourite, "favourite"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/favourited_by", statuses.favourited_by, "favourited_by"),
     route(rf"api/v1/statuses/{ID.format('status_id')}/reblogged_by", statuses.reblogged_by, "reblogged_by"),

@@ -76,6 +76,9 @@ def machine() -> dict[str, object]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, finishes in under a minute")
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny sizes: proves every scenario runs, measures nothing (the tests)"
+    )
     parser.add_argument("--only", nargs="+", choices=SCENARIOS, help="run only these scenarios")
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"where to write results (default {RESULTS})")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
@@ -112,12 +115,12 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     from bench.scenarios import api, exercises, follow, home_read, http, memory, mixed, post_fanout, streaming
 
     call_command("migrate", verbosity=0)
-    ctx = Context(quick=args.quick)
+    ctx = Context(quick=args.quick or args.smoke, smoke=args.smoke)
     trips = RoundTrips()
     trips.install()
     client = ctx.redis
     server = client.info("server")
-    ctx.info.update(machine(), redis=server["redis_version"], quick=args.quick)
+    ctx.info.update(machine(), redis=server["redis_version"], quick=args.quick, smoke=args.smoke)
     modules = {
         "home_read": home_read,
         "post_fanout": post_fanout,
@@ -146,7 +149,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     info = ctx.info
     print(
         f"\n{info['cpu']}, {info['cores']} cores, Python {info['python']}, Redis {info['redis']}"
-        f"{' (--quick)' if args.quick else ''}; {elapsed:.0f} s"
+        f"{' (--smoke)' if args.smoke else ' (--quick)' if args.quick else ''}; {elapsed:.0f} s"
     )
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(

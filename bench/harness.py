@@ -55,17 +55,29 @@ class Row:
 @dataclass
 class Context:
     quick: bool
+    smoke: bool = False  # --smoke: a tenth of --quick's sizes, only to prove every scenario runs (the tests)
     seed: int = 8
     log: Callable[[str], None] = print
     info: dict[str, Any] = field(default_factory=dict)
 
     def scale(self, quick: Any, full: Any) -> Any:
+        if self.smoke:
+            return _shrink(quick)
         return quick if self.quick else full
 
     @property
     def redis(self) -> redis.Redis:
         """The same Redis as the product, as a plain client for the raw side and for setup."""
         return redis_client.get_redis()
+
+
+def _shrink(value: Any) -> Any:
+    """A tenth of a --quick size (at least 1, or 0.1 s): enough for every code path, too little to measure."""
+    if isinstance(value, list):
+        return [_shrink(item) for item in value]
+    if isinstance(value, float):
+        return max(0.1, value / 10)
+    return max(1, value // 10)
 
 
 def percentile(samples: list[float], pct: float) -> float:

@@ -224,6 +224,9 @@ WEB_REQUEST_THREADS = env_int("SOCIALSITE_WEB_REQUEST_THREADS", 8)
 # Deferred work (fan-out past the first POSTS_PER_PASS followers) runs on RQ, on the same Redis.
 # Jobs are JSON (RQ's default is pickle, which runs whatever code a payload names when a worker reads it): they
 # carry only ids and cursors, and timelines.worker reads nothing else.
+# How often a worker (timelines/worker.py) renews the heartbeat of the job it runs; a job whose worker died is
+# back on the queue within about five of these (its heartbeat expires after three, maintenance runs every two).
+WORKER_HEARTBEAT_SECONDS = env_int("SOCIALSITE_WORKER_HEARTBEAT_SECONDS", 5)
 RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600, "SERIALIZER": "rq.serializers.JSONSerializer"}}
 # COMMIT_MODE "auto": enqueue at once. django-rq's default ("on_db_commit") holds a job back until the SQL
 # transaction around the call commits, but the Redis writes the job continues are not part of that transaction:

@@ -8,7 +8,8 @@ of a list the viewer owns) and ``GET /live/me`` (every other page) answer ``text
   wrote to this page's timeline (home or list), rendered with the same partial as the page;
 - ``event: delete``, ``data: {"id": ...}``: an entry withdrawn from it, or a deleted status (every page drops it at
   once, and the reposts showing it, as a reload would);
-- ``event: update``, ``data: {"id": ..., "html": ...}``: an entry changed in place (an edit);
+- ``event: update``, ``data: {"id": <status id>, "html": "<article ...>"}``: a post the page was sent was edited
+  (``status.updated``; or a delivery's ``update``): the page swaps its text and "Edited" in wherever it shows it;
 - ``event: timeline``, ``data: {"entries": [{"id": ..., "html": ...}, ...], "complete": bool}``: the timeline's
   first page as a reload shows it, after many of its entries changed at once (a follow, an unfollow, a block, a
   mute, a list's members, a refill); the page takes it for its own;
@@ -62,6 +63,7 @@ from streaming.live_encoding import LiveEncoder, Snapshot, entry_of, render_entr
 from streaming.subscriptions import FALLING_BEHIND
 from timelines import events as timeline_events
 from timelines import exceptions, limits, selectors, validation
+from timelines.records import TimelineEntry
 
 __all__ = ["LiveEncoder", "LivePage", "entry_of", "live_home", "live_list", "live_me", "render_entry", "sse"]
 
@@ -73,6 +75,8 @@ RETRY_MILLISECONDS = 3000
 # Events held back while the page's timeline is read again after a reset: beyond this, the page is cut off and
 # the browser reconnects (and catches up).
 MAX_HELD = 200
+# Statuses a page remembers having been sent, for their edits: more than an open page ever shows.
+MAX_SENT = 1000
 # Why a viewer's own live page closes when the moderators suspend them.
 SUSPENDED = "suspended"
 UNAVAILABLE = "unavailable"
@@ -171,6 +175,8 @@ class LivePage:
         holding = False
         held: list[dict[str, Any]] = []
         stale = asyncio.Event()
+        # The statuses this page was sent (whose edits it gets).
+        sent = Sent()
 
         def reset() -> None:
             nonlocal holding
@@ -192,11 +198,19 @@ class LivePage:
                     else:
                         held.append(event)
                     return False
+                if event.kind == timeline_events.POST:  # type: ignore[attr-defined]
+                    sent.add(event)
                 return True
             if events.is_status(event):
                 # A deletion leaves every page at once (a reload no longer shows it, whatever timeline still
-                # holds it until its withdrawal pass); the posts themselves come by delivery, not from here.
-                return self.posts and events.is_deletion(event)
+                # holds it until its withdrawal pass); an edit reaches the pages that were sent the post; the
+                # posts themselves come by delivery, not from here.
+                if not self.posts:
+                    return False
+                if events.is_deletion(event):
+                    sent.forget(int(event["id"]))
+                    return True
+                return getattr(event, "type", None) == timeline_events.STATUS_UPDATED and int(event["id"]) in sent
             if _viewer_suspended(event, uid):
                 subscription.cut_off(SUSPENDED)
                 return False
@@ -208,7 +222,7 @@ class LivePage:
 
         hub = get_hub()
         subscription = hub.subscribe(
-            index_keys={timeline, matching.DELETIONS, matching.user_key(uid), matching.MODERATION},
+            index_keys={timeline, matching.DELETIONS, matching.UPDATES, matching.user_key(uid), matching.MODERATION},
             matches=matches,
             maxsize=settings.STREAMING_QUEUE_SIZE,
             public=False,
@@ -223,7 +237,9 @@ class LivePage:
                 return [opening]
             chunks = [f"retry: {RETRY_MILLISECONDS}\n\n".encode()]
             if self.posts:
-                chunks.extend(await _backfill(uid, since_id, list_id, path))
+                caught_up, ids = await _backfill(uid, since_id, list_id, path)
+                sent.update(ids)
+                chunks.extend(caught_up)
             chunks.append(b": live\n\n")
             return chunks
 
@@ -234,7 +250,7 @@ class LivePage:
                 await stale.wait()
                 stale.clear()
                 try:
-                    chunk = await sync_to_async(_snapshot, thread_sensitive=False)(uid, list_id, path)
+                    chunk, ids = await sync_to_async(_snapshot, thread_sensitive=False)(uid, list_id, path)
                 except UNAVAILABLE_ERRORS:
                     subscription.cut_off(UNAVAILABLE)  # the browser reconnects and catches up
                     hub.flush()
@@ -244,6 +260,8 @@ class LivePage:
                 waiting = held[:]
                 held.clear()
                 holding = False
+                sent.clear()
+                sent.update(ids)
                 subscription.offer(Snapshot(chunk))
                 for event in waiting:
                     subscription.offer(event)
@@ -319,29 +337,63 @@ def _entries(uid: int, list_id: int | None, since_id: int | None) -> list[Any]:
     return selectors.get_status_messages(uid=uid, timeline="home", since_id=since_id, count=BACKFILL_COUNT)
 
 
-def _catch_up(uid: int, since_id: int, list_id: int | None, path: str) -> list[bytes]:
-    """The ``post`` events of the timeline's entries newer than ``since_id``, oldest first (each goes on top).
-    Rendered here, for this viewer (what they liked or reposted shows), in the thread that read them: a page of
-    renders on the event loop would hold every stream of the process, and a cut-off makes many pages reconnect
-    at once."""
+def _status_ids(entries: list[TimelineEntry]) -> list[int]:
+    return [entry.status.id for entry in entries]
+
+
+def _catch_up(uid: int, since_id: int, list_id: int | None, path: str) -> tuple[list[bytes], list[int]]:
+    """The ``post`` events of the timeline's entries newer than ``since_id``, oldest first (each goes on top),
+    and their status ids. Rendered here, for this viewer (what they liked or reposted shows), in the thread that
+    read them: a page of renders on the event loop would hold every stream of the process, and a cut-off makes
+    many pages reconnect at once."""
     entries = _entries(uid, list_id, since_id or None)
-    return [render_entry(entry, viewer_uid=uid, path=path) for entry in reversed(entries)]
+    return [render_entry(entry, viewer_uid=uid, path=path) for entry in reversed(entries)], _status_ids(entries)
 
 
-def _snapshot(uid: int, list_id: int | None, path: str) -> bytes:
-    """The ``timeline`` event: the timeline's first page as a reload shows it (off the event loop)."""
+def _snapshot(uid: int, list_id: int | None, path: str) -> tuple[bytes, list[int]]:
+    """The ``timeline`` event: the timeline's first page as a reload shows it, and its status ids (off the
+    event loop)."""
     try:
         entries = _entries(uid, list_id, None)
     except (exceptions.UnknownList, exceptions.UnknownUser):
         entries = []
-    return snapshot_event(entries, viewer_uid=uid, path=path, complete=len(entries) < BACKFILL_COUNT)
+    chunk = snapshot_event(entries, viewer_uid=uid, path=path, complete=len(entries) < BACKFILL_COUNT)
+    return chunk, _status_ids(entries)
 
 
-async def _backfill(uid: int, since_id: int, list_id: int | None, path: str) -> list[bytes]:
+async def _backfill(uid: int, since_id: int, list_id: int | None, path: str) -> tuple[list[bytes], list[int]]:
     try:
         return await sync_to_async(_catch_up, thread_sensitive=False)(uid, since_id, list_id, path)
     except (*UNAVAILABLE_ERRORS, exceptions.UnknownList, exceptions.UnknownUser):
-        return []
+        return [], []
+
+
+class Sent:
+    """The ids of the statuses a page was sent (a repost's original too), the newest ``MAX_SENT``: an edit of one
+    of them is swapped in. Not a decision of who may see what: the delivery made it when it sent the post."""
+
+    def __init__(self) -> None:
+        self.ids: dict[int, None] = {}
+
+    def __contains__(self, status_id: int) -> bool:
+        return status_id in self.ids
+
+    def add(self, event: dict[str, Any]) -> None:
+        original = event.get("repost_of")
+        self.update([int(event["id"]), *([int(original["id"])] if isinstance(original, dict) else [])])
+
+    def update(self, ids: list[int]) -> None:
+        for status_id in ids:
+            self.ids.pop(status_id, None)
+            self.ids[status_id] = None
+        while len(self.ids) > MAX_SENT:
+            del self.ids[next(iter(self.ids))]
+
+    def forget(self, status_id: int) -> None:
+        self.ids.pop(status_id, None)
+
+    def clear(self) -> None:
+        self.ids.clear()
 
 
 async def _plain(send: Any, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:

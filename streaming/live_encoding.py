@@ -2,7 +2,8 @@
 
 A live home or list page shows what the delivery pipeline (``timelines.services.delivery``) wrote to its
 timeline: a ``timeline.delivery`` event of kind ``post`` becomes ``event: post`` with the entry's HTML (the
-partial the page itself uses), ``delete`` becomes ``event: delete``, ``update`` (an edit) ``event: update``,
+partial the page itself uses), ``delete`` becomes ``event: delete``, ``update`` (an edit; today edits come as
+``status.updated``, for the posts the page was sent) ``event: update``,
 and a ``Snapshot`` (the timeline read again after a ``reset``) ``event: timeline`` with the first page as a
 reload shows it. Nothing here decides who may see what: the delivery did, for this timeline's reader.
 """
@@ -46,10 +47,9 @@ def entry_html(entry: TimelineEntry, *, viewer_uid: int, path: str = "/") -> str
     )
 
 
-def render_entry(entry: TimelineEntry, *, viewer_uid: int, path: str = "/", event: str = "post") -> bytes:
+def render_entry(entry: TimelineEntry, *, viewer_uid: int, path: str = "/") -> bytes:
     html = entry_html(entry, viewer_uid=viewer_uid, path=path)
-    event_id = entry.entry_id if event == "post" else None
-    return sse(event, {"id": entry.entry_id, "html": html}, event_id=event_id)
+    return sse("post", {"id": entry.entry_id, "html": html}, event_id=entry.entry_id)
 
 
 def snapshot_event(entries: list[TimelineEntry], *, viewer_uid: int, path: str, complete: bool) -> bytes:
@@ -111,6 +111,8 @@ class LiveEncoder:
                 return sse("suspend", {"uid": int(item["uid"])}) if self.posts else b""
             if self.posts and events.is_status(item) and events.is_deletion(item):
                 return sse("delete", {"id": int(item["id"])})
+            if self.posts and kind == timeline_events.STATUS_UPDATED:
+                return b"" if int(item["uid"]) in self.suspended else self._edited(item)
             if not self.posts or not events.is_delivery(item):
                 return b""
             return self._delivered(item)
@@ -125,7 +127,9 @@ class LiveEncoder:
             return b""  # a kind this page does not know (subscribers ignore them)
         if int(item["uid"]) in self.suspended:
             return b""
-        return self._rendered(item, "post" if item.kind == timeline_events.POST else "update")
+        if item.kind == timeline_events.UPDATE:
+            return self._edited(item)
+        return self._rendered(item)
 
     def _message(self, item: dict[str, Any]) -> bytes:
         """A direct message event (only ever the viewer's own: it is indexed for them alone): the header's count,
@@ -141,7 +145,7 @@ class LiveEncoder:
         html = entry_html(entry, viewer_uid=self.uid, path=f"/messages/{self.conversation}")
         return sse("message", {"id": entry.entry_id, "html": html, "mine": entry.status.uid == self.uid}) + chunk
 
-    def _rendered(self, item: dict[str, Any], event: str) -> bytes:
+    def _rendered(self, item: dict[str, Any]) -> bytes:
         mine = int(item["uid"]) == self.uid
         cache = getattr(item, "cache", None)
         key = ("html", mine, self.path)
@@ -150,9 +154,22 @@ class LiveEncoder:
         # Rendered as this viewer, kept for every viewer who stands where they stand (author or not): the page of
         # any other logged-in reader is the same, and a viewer uid of 0 would render an anonymous reader's
         # page, without Like and Repost.
-        rendered = render_entry(entry_of(item), viewer_uid=self.uid, path=self.path, event=event)
+        rendered = render_entry(entry_of(item), viewer_uid=self.uid, path=self.path)
         if cache is not None:
             cache[key] = rendered
+        return rendered
+
+    def _edited(self, item: dict[str, Any]) -> bytes:
+        """An edited post (``status.updated``), rendered once per event for every viewer: the page takes only its
+        text and its "Edited" line, which are the same for everyone (each viewer's buttons stay as the page has
+        them), wherever it shows the post (``data-status``)."""
+        cache = getattr(item, "cache", None)
+        if cache is not None and "edited" in cache:
+            return cache["edited"]
+        html = entry_html(entry_of(item), viewer_uid=self.uid, path=self.path)
+        rendered = sse("update", {"id": int(item["id"]), "html": html})
+        if cache is not None:
+            cache["edited"] = rendered
         return rendered
 
     def disconnect(self, reason: str) -> bytes:

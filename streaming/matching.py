@@ -7,7 +7,7 @@ An event (a posted or deleted status) is offered to subscriptions registered und
   10 % sample is not even offered the other 90 % of events);
 - ``author:<uid>``: events by that user;
 - ``deletions``: every deleted status (the live pages remove it wherever it stands, before its withdrawal
-  passes reach every timeline);
+  passes reach every timeline); ``updates``: every edited status (a live page that was sent it swaps it in);
 - ``home:<uid>``, ``list:<id>``: a delivery (``timeline.delivery``) that wrote to that home or list timeline
   (the live pages);
 - ``login:<login>``: events by that user, replying to them, reposting them, or mentioning ``@login`` (the
@@ -43,6 +43,8 @@ from timelines import text
 ALL = "*"
 # Every deletion (status.deleted): the live pages take a deleted post away wherever it stands, at once.
 DELETIONS = "deletions"
+# Every edit (status.updated): a live page that was sent the post swaps the new text in.
+UPDATES = "updates"
 GEO = "geo"
 MODERATION = "moderation"
 GEO_CELL_DEGREES = 10
@@ -164,6 +166,8 @@ def event_index_keys(event: dict[str, Any]) -> set[str]:
     found = {ALL, sample_key(int(event["id"]) % 100)}
     if kind == timeline_events.STATUS_DELETED:
         found.add(DELETIONS)
+    elif kind == timeline_events.STATUS_UPDATED:
+        found.add(UPDATES)
     if "uid" in event:
         found.add(author_key(int(event["uid"])))
     found.update(login_key(login) for login in event_logins(event))

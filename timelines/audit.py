@@ -11,6 +11,9 @@ the truth, because the services always write that side first:
 - timelines are trimmed to ``HOME_TIMELINE_SIZE``, and ids whose status hash is gone ("zombies") are removed;
 - direct messages (``audit_messages``): in no feed or index, each in its conversation, conversations and unread
   marks without leftovers;
+- edited statuses: each one's ``edits`` counter equal to the length of its ``status:versions:{id}`` (the list is
+  the truth: it holds the versions kept; at most ``MAX_STATUS_VERSIONS`` - 1), and no versions left of a status
+  that is gone;
 - every counter is set from the size of the set it counts, last, once the sets are repaired.
 
 Without ``fix`` nothing is written. Only ``store`` is used, and each repair is one of the single-slot steps
@@ -119,6 +122,8 @@ def audit(*, fix: bool = False, on_progress: Callable[[str], object] | None = No
     progress("timelines")
     findings.extend(_direct_messages(uids, live_lists, statuses, fix))
     progress("messages")
+    findings.append(_status_versions(fix))
+    progress("edits")
     findings.append(_counters(uids, live_lists, fix))
     progress("counters")
     return Report(fix=fix, findings=findings)
@@ -281,6 +286,28 @@ def _direct_messages(uids: list[int], live_lists: list[int], statuses: _StatusCa
     audit_messages.conversation_zombies(zombies, statuses.missing, fix)
     audit_messages.unread_marks(marks, uids, fix)
     return [feeds, conversations, zombies, marks]
+
+
+def _status_versions(fix: bool) -> Finding:
+    """Each status's ``edits`` counter equal to the number of earlier versions its list keeps (within the cap),
+    and no versions list left of a deleted status."""
+    finding = Finding("status versions")
+    ids = list(range(1, store.users.last_ids()[0] + 1))
+    for chunk in _chunks(ids):
+        for status_id, (edits, kept, exists) in zip(chunk, store.edits.version_counts(chunk), strict=True):
+            if not exists and not kept:
+                continue
+            finding.checked += 1
+            if not exists:
+                finding.problem(f"{keys.status_versions(status_id)} holds {kept} versions of a deleted status")
+            elif edits != kept or kept > limits.MAX_STATUS_VERSIONS - 1:
+                finding.problem(f"{keys.status(status_id)} edits is {edits}, its versions list holds {kept}")
+            else:
+                continue
+            if fix:
+                store.edits.repair_versions(status_id)
+                finding.fixed += 1
+    return finding
 
 
 def _counters(uids: list[int], live_lists: list[int], fix: bool) -> Finding:

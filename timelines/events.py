@@ -4,6 +4,7 @@ Every event is one JSON object with a ``type`` and a version ``v``; the rest dep
 
     {"type": "status.created", "v": 1, "status": {<the status exactly as stored>}}
     {"type": "status.deleted", "v": 1, "status": {<the deleted status as it was stored>}}
+    {"type": "status.updated", "v": 1, "status": {<the edited status as stored now, with edited_at and edits>}}
     {"type": "notification.created", "v": 1, "uid": 42, "unread": 3}
     {"type": "notifications.changed", "v": 1, "uid": 42, "unread": 0}
     {"type": "user.suspended", "v": 1, "uid": 42}   (and user.unsuspended, user.limited, user.unlimited)
@@ -45,6 +46,8 @@ VERSION = 1
 
 STATUS_CREATED = "status.created"
 STATUS_DELETED = "status.deleted"
+# An edit (issue 19): the status again, as stored after the edit. Streams send it again; live pages swap it in.
+STATUS_UPDATED = "status.updated"
 
 USER_SUSPENDED = "user.suspended"
 USER_UNSUSPENDED = "user.unsuspended"
@@ -68,7 +71,7 @@ TIMELINE_DELIVERY = "timeline.delivery"
 POST, DELETE, UPDATE, RESET = "post", "delete", "update", "reset"
 DELIVERY_KINDS = frozenset({POST, DELETE, UPDATE, RESET})
 
-STATUS_TYPES = frozenset({STATUS_CREATED, STATUS_DELETED})
+STATUS_TYPES = frozenset({STATUS_CREATED, STATUS_DELETED, STATUS_UPDATED})
 NOTIFICATION_TYPES = frozenset({NOTIFICATION_CREATED, NOTIFICATIONS_CHANGED})
 
 
@@ -87,6 +90,10 @@ def status_created(status: Mapping[str, Any]) -> str:
 
 def status_deleted(status: Mapping[str, Any]) -> str:
     return encode(STATUS_DELETED, status=dict(status))
+
+
+def status_updated(status: Mapping[str, Any]) -> str:
+    return encode(STATUS_UPDATED, status=dict(status))
 
 
 def user_changed(event_type: str, *, uid: int) -> str:

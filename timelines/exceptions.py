@@ -15,6 +15,8 @@ MESSAGE_TOO_LONG = f"Posts are at most {limits.MAX_MESSAGE_LENGTH} characters."
 INVALID_STATUS_DATA = "That post carries data that cannot be stored."
 CANNOT_FOLLOW_SELF = "You cannot follow yourself."
 NOT_OWNER = "Only the author can delete a post."
+NOT_EDIT_OWNER = "Only the author can edit a post."
+TOO_MANY_VERSIONS = f"A post keeps at most {limits.MAX_STATUS_VERSIONS} versions: this one cannot be edited again."
 UNKNOWN_LIST = "No such list."
 NOT_LIST_OWNER = "Only the owner of a list can change it."
 INVALID_LIST_NAME = f"List names are 1 to {limits.MAX_LIST_NAME_LENGTH} characters."
@@ -156,3 +158,9 @@ class ConversationNotFound(TimelineError):
     """No such conversation, or one the asker is not part of (the same answer, so ids tell nothing)."""
 
     default_message = CONVERSATION_NOT_FOUND
+
+
+class TooManyVersions(TimelineError):
+    """An edit would give a status more than ``limits.MAX_STATUS_VERSIONS`` versions."""
+
+    default_message = TOO_MANY_VERSIONS

@@ -117,3 +117,14 @@ class MessageForm(forms.Form):
         strip=False,
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH}),
     )
+
+
+class EditForm(forms.Form):
+    """A post's new text (issue 19's edits): the visibility is not the editor's to change."""
+
+    message = forms.CharField(
+        label="Edit your post",
+        max_length=limits.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH}),
+    )

@@ -41,6 +41,9 @@ MAX_QUERY_LENGTH = 200
 MAX_BIO_LENGTH = 160
 
 MAX_MESSAGE_LENGTH = 280
+# Versions an edited status keeps, the first one included (issue 19; Mastodon keeps every one): the edit that
+# would make the 101st is refused.
+MAX_STATUS_VERSIONS = 100
 MAX_LOGIN_LENGTH = 20
 MAX_NAME_LENGTH = 50
 LOGIN_PATTERN = r"[A-Za-z0-9_]+"  # whole-string: callers use fullmatch

@@ -103,6 +103,10 @@ class Status(Mapping[str, Any]):
     # Who may see it (``timelines.visibility``): public, unlisted, private or direct. A hash written before
     # visibilities existed reads as private when it carries the older ``private`` flag, else as public.
     visibility: str = _visibility.PUBLIC
+    # Edits (issue 19): when the text last changed (None: never edited) and how many times it did; the earlier
+    # versions are read with ``selectors.get_status_history``.
+    edited_at: float | None = None
+    edits: int = 0
 
     @classmethod
     def from_hash(cls, fields: Mapping[str, Any]) -> Status:
@@ -208,6 +212,8 @@ _OPTIONAL: tuple[tuple[str, Any, Any], ...] = (
     ("mentions", str, ""),
     ("tags", _csv, ()),
     ("repost_of", int, None),
+    ("edited_at", float, None),
+    ("edits", int, 0),
 )
 _SETTERS = {name: Status.__dict__[name].__set__ for name, _, _ in _OPTIONAL}
 _SLOTS = tuple(Status.__dataclass_fields__)
@@ -340,3 +346,15 @@ class ListChoice:
 
     list: UserList
     is_member: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StatusVersion:
+    """One version of a status's text (``selectors.get_status_history``): what it said, since when (the post's
+    time for the first version, the edit's for the others), the logins it mentioned (linked when shown), and
+    whether it is the current one."""
+
+    message: str
+    time: float
+    mention_logins: tuple[str, ...] = ()
+    current: bool = False

@@ -37,6 +37,7 @@ from datetime import timedelta
 from typing import Any
 
 import rq
+from django.conf import settings
 from rq import worker_registration
 from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
 from rq.executions import Execution
@@ -51,10 +52,11 @@ from rq.worker import WorkerStatus
 from socialsite import orphans
 from timelines.queue import SERIALIZER
 
-JOB_MONITORING_INTERVAL = 5
-HEARTBEAT_GRACE_SECONDS = 10
-MAINTENANCE_INTERVAL = 10
-INTERMEDIATE_GRACE_SECONDS = 5
+# All four follow one setting (SOCIALSITE_WORKER_HEARTBEAT_SECONDS, 5 s by default, which gives the figures above).
+JOB_MONITORING_INTERVAL = max(1, settings.WORKER_HEARTBEAT_SECONDS)
+HEARTBEAT_GRACE_SECONDS = 2 * JOB_MONITORING_INTERVAL
+MAINTENANCE_INTERVAL = 2 * JOB_MONITORING_INTERVAL
+INTERMEDIATE_GRACE_SECONDS = JOB_MONITORING_INTERVAL
 # RQ holds its maintenance lock for 899 s; a worker killed during maintenance would stall everyone's
 # maintenance that long. A pass takes milliseconds, so a minute is ample and bounds that stall.
 MAINTENANCE_LOCK_SECONDS = 60

@@ -23,6 +23,7 @@ TYPES = {
     "like": "favourite",
     "follow": "follow",
     "follow_request": "follow_request",
+    "update": "update",  # a post the person reposted was edited
 }
 
 

@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from api.entities.accounts import account
 from api.entities.common import html, iso, profile, status_page, tag_page
 from timelines import selectors, uris, visibility
-from timelines.records import Status, TimelineEntry, User
+from timelines.records import Status, StatusVersion, TimelineEntry, User
 
 
 def _people(entries: Sequence[TimelineEntry]) -> dict[int, User]:
@@ -35,7 +35,7 @@ def _status(request: HttpRequest, status: Status, author: User, entry: TimelineE
         "uri": uris.status_uri(status.login, status.id),
         "url": url,
         "created_at": iso(status.posted),
-        "edited_at": None,
+        "edited_at": iso(status.edited_at) if status.edited_at is not None else None,
         "account": account(request, author),
         "content": html(request, status.message, status.mention_logins),
         "text": None,
@@ -128,3 +128,25 @@ def streamed_status(request: HttpRequest, entry: TimelineEntry) -> dict[str, Any
         by = entry.reposted_by
         people[by.id] = _named(by.id, by.login, by.name)
     return _entry(request, entry, people)
+
+
+def status_edits(request: HttpRequest, status: Status, versions: Sequence[StatusVersion]) -> list[dict[str, Any]]:
+    """Mastodon's StatusEdit list of a post: every version, oldest first (as Mastodon orders them), the last
+    being the current one. ``versions`` come newest first (``selectors.get_status_history``)."""
+    author = selectors.get_users(uids=[status.uid])
+    if not author:
+        return []
+    shaped_account = account(request, author[0])
+    return [
+        {
+            "content": html(request, version.message, version.mention_logins),
+            "spoiler_text": "",
+            "sensitive": False,
+            "created_at": iso(version.time),
+            "account": shaped_account,
+            "poll": None,
+            "media_attachments": [],
+            "emojis": [],
+        }
+        for version in reversed(versions)
+    ]

@@ -132,6 +132,10 @@ class Collector(StreamListener):
         self.updates: list = []
         self.deletes: list = []
         self.notifications: list = []
+        self.edits: list = []
+
+    def on_status_update(self, status) -> None:  # type: ignore[no-untyped-def]
+        self.edits.append(status)
 
     def on_notification(self, notification) -> None:  # type: ignore[no-untyped-def]
         self.notifications.append(notification)
@@ -291,3 +295,42 @@ def test_mastodon_py_streams_notifications_alone(site):
         assert listener.updates == []
     finally:
         handle.close()
+
+
+def test_mastodon_py_edits_a_post_reads_its_history_and_source_and_the_stream_sends_it_again(site):
+    person("quinn")
+    person("rita")
+    quinn = log_in(site, "quinn", ["read", "write", "follow"])
+    rita = log_in(site, "rita", ["read", "write", "follow"])
+    rita.account_follow(quinn.me()["id"])
+    posted = quinn.status_post("Helo from Mastodon.py", visibility="unlisted")
+    assert posted["edited_at"] is None
+    rita.status_reblog(posted["id"])
+    listener = Collector()
+    before = hub(site)["subscriptions"]
+    handle = rita.stream_user(listener, run_async=True)
+    try:
+        assert testing.wait_until(lambda: hub(site)["subscriptions"] > before), "the stream never subscribed"
+        edited = quinn.status_update(posted["id"], "Hello from Mastodon.py")
+        assert edited["id"] == posted["id"] and "Hello from Mastodon.py" in edited["content"]
+        assert edited["edited_at"] is not None and edited["visibility"] == "unlisted"
+        # The stream sends the status again as Mastodon's `status.update`, and the reposter is told.
+        assert testing.wait_until(lambda: listener.edits), "no status.update arrived"
+        assert listener.edits[0]["id"] == posted["id"] and listener.edits[0]["edited_at"] is not None
+        assert "Hello from Mastodon.py" in listener.edits[0]["content"]
+        assert testing.wait_until(lambda: listener.notifications), "no notification arrived"
+        assert listener.notifications[0]["type"] == "update"
+        assert listener.notifications[0]["status"]["id"] == posted["id"]
+    finally:
+        handle.close()
+    history = rita.status_history(posted["id"])
+    assert ["Helo" in history[0]["content"], "Hello" in history[1]["content"]] == [True, True]
+    assert len(history) == 2 and history[1]["account"]["acct"] == "quinn"
+    assert quinn.status_source(posted["id"])["text"] == "Hello from Mastodon.py"
+    with pytest.raises(MastodonAPIError) as refused:
+        rita.status_update(posted["id"], "taken over")
+    assert refused.value.args[1] == 403
+    with pytest.raises(MastodonAPIError) as refused:
+        quinn.status_update(posted["id"], "x" * 281)
+    assert refused.value.args[1] == 422
+    assert quinn.status(posted["id"])["content"] == edited["content"]

@@ -57,6 +57,8 @@ def reads(people: People, items: Items, lists: list[int]) -> dict[str, list[str]
         ],
         "api:status": [f"/api/v1/statuses/{status_id}" for status_id in posts],
         "api:context": [f"/api/v1/statuses/{status_id}/context" for status_id in posts],
+        "api:status_history": [f"/api/v1/statuses/{status_id}/history" for status_id in posts],
+        "api:status_source": [f"/api/v1/statuses/{status_id}/source" for status_id in posts],
         "api:home": ["/api/v1/timelines/home"],
         "api:public": ["/api/v1/timelines/public"],
         "api:tag": [f"/api/v1/timelines/tag/{TAG}"],
@@ -117,7 +119,7 @@ def test_no_api_read_shows_alices_private_items_to_others():
                 if SECRET in text or shown:
                     leaks.append(f"{name} gets {sorted(shown) or SECRET} from {path}")
         for status_id in items.private_ids:
-            for action in ("", "/context", "/favourited_by", "/reblogged_by"):
+            for action in ("", "/context", "/favourited_by", "/reblogged_by", "/history", "/source"):
                 path = f"/api/v1/statuses/{status_id}{action}"
                 response = api.get(path)
                 if response.status_code != 404 or response.json() != {"error": "Record not found"}:

@@ -1,6 +1,7 @@
-"""Statuses: posting (with ``Idempotency-Key``), reading one and its conversation, deleting, liking and
-reposting. Every read goes through the selectors, so a post the viewer may not see is ``404 Record not found``
-exactly as a post that does not exist; every write through the services, with the site's rate limit on posts."""
+"""Statuses: posting (with ``Idempotency-Key``), reading one and its conversation, editing (with its history and
+source text), deleting, liking and reposting. Every read goes through the selectors, so a post the viewer may not
+see is ``404 Record not found`` exactly as a post that does not exist; every write through the services, with the
+site's rate limit on posts."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.http import HttpRequest
 
 from api import idempotency
 from api.entities.accounts import account
-from api.entities.statuses import status, statuses
+from api.entities.statuses import status, status_edits, statuses
 from api.http import ApiError, endpoint, id_param, limit_param, not_found, parse_id, text_param
 from api.limits import rate_limited
 from timelines import exceptions, limits, selectors, services, visibility
@@ -77,10 +78,18 @@ def create(request: HttpRequest) -> Any:
     return _shown(request, _entry(request.viewer_uid, status_id))  # type: ignore[attr-defined]
 
 
-@endpoint("GET", "DELETE", scopes={"GET": "read:statuses", "DELETE": "write:statuses"}, auth="optional")
+@endpoint(
+    "GET",
+    "PUT",
+    "DELETE",
+    scopes={"GET": "read:statuses", "PUT": "write:statuses", "DELETE": "write:statuses"},
+    auth="optional",
+)
 def detail(request: HttpRequest, status_id: str) -> Any:
     viewer = request.viewer_uid  # type: ignore[attr-defined]
     entry = _entry(viewer, parse_id(status_id))
+    if request.method == "PUT":
+        return _edit(request, entry)
     if request.method != "DELETE":
         return _shown(request, entry)
     if viewer is None:
@@ -94,6 +103,47 @@ def detail(request: HttpRequest, status_id: str) -> Any:
     # Mastodon answers with the deleted post and its source text, for "delete and redraft".
     original = entry.status if shaped.get("reblog") is None else None
     return {**shaped, "text": original.message if original is not None else None}
+
+
+def _edit(request: HttpRequest, entry: TimelineEntry) -> Any:
+    """``PUT /api/v1/statuses/:id``: a new text (``status``) for the viewer's own post, under the posts rate
+    limit. The visibility, and the parameters of what socialsite does not have (media, polls, content
+    warnings), are not the edit's to change and are ignored; someone else's post is 403, as on Mastodon."""
+    viewer = request.viewer_uid  # type: ignore[attr-defined]
+    if viewer is None:
+        raise ApiError(401, "The access token is invalid")
+    if entry.reposted_by is not None or entry.status.uid != viewer:
+        raise ApiError(403, NOT_ALLOWED)
+    message = text_param(request, "status")
+    with rate_limited(request, "posts"):
+        try:
+            services.edit_status(uid=viewer, status_id=entry.status.id, message=message or "")
+        except (exceptions.InvalidMessage, exceptions.TooManyVersions) as error:
+            raise ApiError(422, f"Validation failed: {error.message}") from None
+        except exceptions.StatusNotFound:
+            raise not_found() from None
+        except exceptions.NotOwner:
+            raise ApiError(403, NOT_ALLOWED) from None
+    return _shown(request, _entry(viewer, entry.status.id))
+
+
+@endpoint("GET", scopes={"GET": "read:statuses"}, auth="optional")
+def history(request: HttpRequest, status_id: str) -> Any:
+    """Every version of a post the viewer may see, oldest first (Mastodon's StatusEdit list)."""
+    viewer = request.viewer_uid  # type: ignore[attr-defined]
+    entry = _entry(viewer, parse_id(status_id))
+    try:
+        versions = selectors.get_status_history(status_id=entry.status.id, viewer_uid=viewer)
+    except exceptions.StatusNotFound:
+        raise not_found() from None
+    return status_edits(request, entry.status, versions)
+
+
+@endpoint("GET", scopes={"GET": "read:statuses"}, auth="optional")
+def source(request: HttpRequest, status_id: str) -> Any:
+    """The plain text of a post the viewer may see, for an edit box (Mastodon's StatusSource)."""
+    entry = _entry(request.viewer_uid, parse_id(status_id))  # type: ignore[attr-defined]
+    return {"id": str(entry.status.id), "text": entry.status.message, "spoiler_text": ""}
 
 
 @endpoint("GET", scopes={"GET": "read:statuses"}, auth="optional")

@@ -79,7 +79,8 @@ def _raw_refill(ctx: Context, uid: int) -> None:
 
 def _refill_rows(ctx: Context) -> list[Row]:
     followees = ctx.scale(1_000, 5_000)
-    posts_each = ctx.scale(2, 3)
+    # Enough posts that the home is full after the unfollow, whatever the size (--smoke shrinks the authors).
+    posts_each = max(ctx.scale(2, 3), -(-limits.HOME_TIMELINE_SIZE // followees) + 1)
     authors = bulk_users(ctx, followees, prefix="source")
     readers = bulk_users(ctx, 2, prefix="refilled")
     bulk_follow(ctx, [(reader, author) for reader in readers for author in authors])

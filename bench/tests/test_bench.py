@@ -1,5 +1,6 @@
-"""The benchmark harness runs end to end (``python -m bench --quick``). Benchmarks are not tests: nothing
-here asserts a timing, only that every scenario ran and reported its rows against raw Redis."""
+"""The benchmark harness runs end to end (``python -m bench --smoke``: every scenario at a tenth of --quick's
+sizes). Benchmarks are not tests: nothing here asserts a timing, only that every scenario ran and reported its
+rows against raw Redis."""
 
 from __future__ import annotations
 
@@ -15,10 +16,16 @@ pytestmark = pytest.mark.slow
 
 
 def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
-    env = {key: value for key, value in os.environ.items() if key not in {"REDIS_URL", "SOCIALSITE_VAR_DIR"}}
+    # The benchmark runs on its own Redis and SQLite, never on the test session's.
+    own = {"REDIS_URL", "SOCIALSITE_VAR_DIR", "DATABASE_URL"}
+    env = {key: value for key, value in os.environ.items() if key not in own}
     output = tmp_path / "bench.json"
+    on_cluster = bool(os.environ.get("REDIS_CLUSTER_URL"))
+    # On the cluster, the scenarios whose Redis work differs there; the HTTP and API scenarios load a server
+    # whose pages the single-Redis run and the live-server tests of the cluster run already cover.
+    only = ["--only", "home_read", "post_fanout", "mixed", "follow", "memory", "streaming", "exercises"]
     result = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--json", str(output)],
+        [sys.executable, "-m", "bench", "--smoke", "--json", str(output), *(only if on_cluster else [])],
         cwd=settings.BASE_DIR,
         env=env,
         capture_output=True,
@@ -30,11 +37,12 @@ def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
     assert "scenario" in result.stdout and "raw Redis" in result.stdout
     report = json.loads(output.read_text())
     scenarios = {row["scenario"] for row in report["rows"]}
-    assert scenarios >= {"1 home read", "2 post", "3 mixed", "4 follow", "5 memory", "6 http", "9 api"}
+    assert scenarios >= {"1 home read", "2 post", "3 mixed", "4 follow", "5 memory"}
+    assert on_cluster or scenarios >= {"6 http", "9 api"}
     compared = [row for row in report["rows"] if row["raw"] is not None]
     assert compared and all(row["product"] is not None and row["ratio"] is not None for row in compared)
     assert report["machine"]["redis"]
-    if not os.environ.get("REDIS_CLUSTER_URL"):
+    if not on_cluster:
         # The book's own code ran beside socialsite wherever it does the same operation.
         with_book = {row["scenario"] for row in report["rows"] if row["book"] is not None}
         assert with_book >= {"1 home read", "3 mixed"}

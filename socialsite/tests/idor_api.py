@@ -36,6 +36,8 @@ API_READS = {
     "api:account",
     "api:account_statuses",
     "api:context",
+    "api:status_history",
+    "api:status_source",
     "api:home",
     "api:public",
     "api:tag",
@@ -100,8 +102,13 @@ def _on_post(name: str) -> Aim:
 
 
 def _delete(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """Deleting or editing (PUT) the owner's post: refused, or 404 for one the actor may not see."""
     status_id = a_post(rng, owner)
     expect = REFUSED if visible(actor, status_id) else HIDDEN
+    if rng.random() < 0.5:
+        data = {"status": f"edited by {actor.login}"}
+        what = f"API edit {status_id}"
+        return _api(actor, "api:status", [status_id], data, expect, what, method="put", content_type="application/json")
     return _api(actor, "api:status", [status_id], {}, expect, f"API delete {status_id}", method="delete")
 
 

@@ -72,6 +72,14 @@ def _delete(rng: random.Random, world: World, actor: Person, owner: Person) -> A
     return Attempt(reverse("timelines:delete", args=[status_id]), {}, expect, f"delete {status_id}")
 
 
+def _edit(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """Saving a new text for the owner's post: someone else's post is refused, a hidden one is 404."""
+    status_id = a_post(rng, owner, reposts=False)
+    expect = REFUSED if visible(actor, status_id) else HIDDEN
+    path = reverse("timelines:edit", kwargs={"login": owner.login, "status_id": status_id})
+    return Attempt(path, {"message": f"edited by {actor.login}"}, expect, f"edit {status_id}")
+
+
 def _reply(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
     status_id = a_post(rng, owner, reposts=False)
     expect = OWN if visible(actor, status_id) else HIDDEN
@@ -210,6 +218,7 @@ WRITES: dict[str, Aim] = {
         "timelines:compose", lambda rng, actor, owner: {"message": f"@{owner.login} #redis hi"}, "post"
     ),
     "timelines:delete": _delete,
+    "timelines:edit": _edit,
     "timelines:like": _on_post("like"),
     "timelines:unlike": _on_post("unlike"),
     "timelines:repost": _on_post("repost"),

@@ -59,6 +59,7 @@ READS = {
     "timelines:mutes",
     "timelines:profile",
     "timelines:status",
+    "timelines:history",
     "timelines:likes",
     "timelines:followers",
     "timelines:following",

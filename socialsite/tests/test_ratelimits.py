@@ -223,6 +223,19 @@ def test_each_account_has_its_own_post_limit(clock, settings):
     assert fred.post("/compose", {"message": "hi"}).status_code == 302
 
 
+def test_edits_count_against_the_posts_limit_and_a_refused_one_changes_nothing(clock, settings):
+    """An edit is a post's worth of writing (issue 19): the posts rate limit covers it; the page keeps the text."""
+    settings.RATE_LIMIT_POSTS_PER_USER = "2/3h"
+    ivy, uid = logged_in("ivy")
+    assert ivy.post("/compose", {"message": "a post"}).status_code == 302
+    status_id = selectors.get_status_messages(uid=uid, timeline="profile", count=1)[0].id
+    assert ivy.post(f"/@ivy/{status_id}/edit", {"message": "a fixed post"}).status_code == 302
+    refused = ivy.post(f"/@ivy/{status_id}/edit", {"message": "fixed once more"})
+    assert_refused(refused, period=3 * 3600)
+    assert "fixed once more</textarea>" in refused.content.decode()
+    assert selectors.get_status(status_id=status_id).message == "a fixed post"
+
+
 def test_messages_count_against_the_posts_limit(clock, settings):
     """A direct message is a post (issue 19): the posts rate limit covers it, on a profile's Message page and in
     a conversation, and a refused one is not sent."""

@@ -139,6 +139,29 @@
     return article;
   }
 
+  /* An edited post (the live "update" event): its text and its "Edited" line swapped into every place the page
+     shows it (itself, or through reposts), keeping each entry's own buttons. A post whose edit box is open is
+     left to its author. */
+  function swapEdited(statusId, html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html.trim();
+    var fresh = holder.firstElementChild;
+    if (!fresh) return false;
+    var message = $(".message", fresh);
+    var meta = $("header .meta", fresh);
+    var swapped = false;
+    $all('article.status[data-status="' + statusId + '"]').forEach(function (article) {
+      var oldMessage = $("p.message", article);
+      var oldMeta = $("header .meta", article);
+      if (!oldMessage || !message) return;
+      oldMessage.innerHTML = message.innerHTML;
+      if (oldMeta && meta) oldMeta.innerHTML = meta.innerHTML;
+      refreshTimes(article);
+      swapped = true;
+    });
+    return swapped;
+  }
+
   /* "N new posts" for a reader scrolled away from the top; the posts are already in place above. */
   var unseen = 0;
   function showNewPostsButton(timeline) {
@@ -287,18 +310,6 @@
           if (other.dataset.status === id) other.remove();
         });
       });
-      source.addEventListener("update", function (event) {
-        // An entry changed in place (an edit): swapped where it stands, never added.
-        var data = JSON.parse(event.data);
-        var article = document.getElementById("status-" + data.id);
-        if (!article) return;
-        var holder = document.createElement("div");
-        holder.innerHTML = data.html.trim();
-        var fresh = holder.firstElementChild;
-        if (!fresh) return;
-        article.replaceWith(fresh);
-        if (window.htmx) window.htmx.process(fresh);
-      });
       source.addEventListener("timeline", function (event) {
         // Many entries changed at once (a follow, an unfollow, a block, a list's members): the timeline's first
         // page as a reload shows it. Entries it no longer holds leave (older ones loaded by "older" stay unless
@@ -312,6 +323,10 @@
           if (!keep[id] && (data.complete || id >= oldest)) article.remove();
         });
         data.entries.slice().reverse().forEach(function (entry) { insertStatus(timeline, entry.html); });
+      });
+      source.addEventListener("update", function (event) {
+        var data = JSON.parse(event.data);
+        if (swapEdited(data.id, data.html)) announce("A post was edited.");
       });
       listenForNotices(source);
       source.addEventListener("reload", function () {

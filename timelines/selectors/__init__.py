@@ -1,6 +1,7 @@
 """Reads of the social graph (book 8.2 and 8.3), one module per concern: ``timelines`` (pages of home,
 profile and list timelines), ``entries`` (what a viewer sees of a page of ids), ``status_cache`` (decoded
-statuses kept per process), ``statuses``, ``users``, ``follows``, ``suggestions``, ``lists``,
+statuses kept per process), ``statuses``, ``history`` (the versions of an edited status), ``users``,
+``follows``, ``suggestions``, ``lists``,
 ``conversations`` (threads), ``direct_messages`` (conversations of direct messages), ``likes``,
 ``notifications``, ``privacy`` (follow requests, blocks, mutes), ``tags`` (tag timelines, the local timeline,
 trending), ``reactions`` (who liked or reposted a post), ``search``, ``moderation`` (account states) and, for
@@ -30,6 +31,7 @@ from timelines.selectors.follows import (
     get_following_ids,
     is_following,
 )
+from timelines.selectors.history import get_status_history
 from timelines.selectors.likes import LikedPage, get_liked_statuses
 from timelines.selectors.lists import (
     get_list_choices,
@@ -104,6 +106,7 @@ __all__ = [
     "get_relationship",
     "get_reposters",
     "get_status",
+    "get_status_history",
     "get_status_messages",
     "get_suggested_users",
     "get_tag_timeline",

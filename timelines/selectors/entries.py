@@ -30,14 +30,15 @@ def entries_for(
 
 def entries_of(read: PageRead, *, viewer: int | None, context: str = policy.FEED) -> tuple[list[TimelineEntry], int]:
     """``entries_for`` from a page already read (``store.pages.read_page``)."""
-    wanted: dict[int, tuple[int, str | None, tuple[int, int, int], bool]] = {}
+    wanted: dict[int, tuple[int, str | None, tuple[int, int, int], bool, int]] = {}
     for status_id, row in zip(read.ids, read.entries, strict=True):
         if row.uid is None:
             continue
-        wanted[status_id] = (status_id, row.posted, (row.replies, row.reposts, row.likes), row.reply_gone == 1)
+        counts = (row.replies, row.reposts, row.likes)
+        wanted[status_id] = (status_id, row.posted, counts, row.reply_gone == 1, row.edits)
         if row.original_uid is not None:
             counts = (row.original_replies, row.original_reposts, row.original_likes)
-            original = (row.repost_of, row.original_posted, counts, row.original_reply_gone == 1)
+            original = (row.repost_of, row.original_posted, counts, row.original_reply_gone == 1, row.original_edits)
             wanted[row.repost_of] = original  # type: ignore[index,assignment]
     records = cached_statuses(list(wanted.values()))
     entries: list[TimelineEntry] = []

@@ -1,13 +1,14 @@
 """A per-process cache of status records, so a page reads from Redis only what can change.
 
 A status never changes after it is written except for its counters (replies, reposts, likes), a mark when the
-post it answers is deleted, and its own deletion (``services.statuses``: no edits; a new display name does not
-rewrite old posts). A page read (``store.pages``) therefore brings back, for every status, only whether it
-exists, those mutable fields and its ``posted`` time; the rest comes from here, and only statuses this process
-has not seen are read in full. A cached record is used only when its ``posted`` matches the one just read, so
-a Redis that was flushed or restored, which hands out the same ids again, never shows an old status under a
-new one's id. Nothing needs to be invalidated: a deletion shows as a missing status and a count as a new
-number, both read every time; a new mark reads the status again.
+post it answers is deleted, its edits and its own deletion (a new display name does not rewrite old posts). A
+page read (``store.pages``) therefore brings back, for every status, only whether it exists, those mutable
+fields, its number of edits (its version: ``services.edits`` counts them) and its ``posted`` time; the rest
+comes from here, and only statuses this process has not seen, or has seen at another version, are read in
+full. A cached record is used only when its ``posted`` matches the one just read, so a Redis that was flushed
+or restored, which hands out the same ids again, never shows an old status under a new one's id. Nothing needs
+to be invalidated: a deletion shows as a missing status and a count or an edit as a new number, all read every
+time; a new mark reads the status again.
 
 Bounded: at most ``settings.TIMELINES_STATUS_CACHE_SIZE`` records (the oldest inserted go first). Records are
 immutable, so threads may share them.
@@ -37,12 +38,15 @@ def _keep(status: Status) -> None:
     _records[status.id] = status
 
 
-def get_statuses(wanted: Sequence[tuple[int, str | None, tuple[int, int, int], bool]]) -> dict[int, Status]:
+def get_statuses(
+    wanted: Sequence[tuple[int, str | None, tuple[int, int, int], bool, int]],
+) -> dict[int, Status]:
     """The records of ``wanted`` (id, posted as read, (replies, reposts, likes) as read, whether the post it
-    answers is gone) that exist, with those counts; reads the hashes of the ones not cached in one round trip."""
+    answers is gone, its edits as read) that exist, with those counts; reads the hashes of the ones not cached
+    (or cached at another version) in one round trip."""
     found: dict[int, Status] = {}
     missing: list[int] = []
-    for status_id, posted, counts, reply_gone in wanted:
+    for status_id, posted, counts, reply_gone, edits in wanted:
         if posted is None:
             _records.pop(status_id, None)
             continue
@@ -50,6 +54,7 @@ def get_statuses(wanted: Sequence[tuple[int, str | None, tuple[int, int, int], b
         if (
             cached is None
             or cached.posted != float(posted)
+            or cached.edits != edits
             or bool(cached.extra.get("in_reply_to_deleted")) != reply_gone
         ):
             missing.append(status_id)

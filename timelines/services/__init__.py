@@ -2,6 +2,7 @@
 
 - ``users``: create and discard users;
 - ``statuses``: post statuses and replies, and delete them (``cleanup`` cleans what hangs on a deleted post);
+  ``edits``: edit their text, keeping every version;
 - ``reposts`` and ``likes``;
 - ``direct_messages``: conversations of direct messages (``send_message`` is in ``statuses``);
 - ``notifications``: mentions, replies, reposts, likes and follows, in the feed of whom they concern (and
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 from timelines.services.delivery import clean_timelines, syndicate_status
 from timelines.services.direct_messages import mark_conversation_read
+from timelines.services.edits import edit_status
 from timelines.services.follows import REQUESTED, follow_user, unfollow_user, withdraw_follow_request
 from timelines.services.likes import like_status, unlike_status
 from timelines.services.lists import (
@@ -76,6 +78,7 @@ __all__ = [
     "delete_user_list",
     "discard_user",
     "dismiss_notification",
+    "edit_status",
     "follow_user",
     "follow_user_list",
     "forget_user_list",

@@ -25,7 +25,8 @@ FOLLOW_REQUEST = "follow_request"
 FOLLOW_ACCEPTED = "follow_accepted"
 MODERATION = "moderation"
 REPORT_RESOLVED = "report_resolved"
-KINDS = (MENTION, REPLY, REPOST, LIKE, FOLLOW, FOLLOW_REQUEST, FOLLOW_ACCEPTED, MODERATION, REPORT_RESOLVED)
+UPDATE = "update"  # a post they reposted was edited (Mastodon's ``update``)
+KINDS = (MENTION, REPLY, REPOST, LIKE, FOLLOW, FOLLOW_REQUEST, FOLLOW_ACCEPTED, MODERATION, REPORT_RESOLVED, UPDATE)
 # The actor of what the site's moderators do (a removed post, a resolved report): no user, no policy.
 MODERATORS = 0
 _FROM_MODERATORS = frozenset({MODERATION, REPORT_RESOLVED})

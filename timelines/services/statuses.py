@@ -50,8 +50,9 @@ def _parent(uid: int, in_reply_to: object) -> dict[str, str]:
     return status_to_act_on(uid=uid, status_id=parent_id)
 
 
-def _mentions(message: str) -> str:
-    """``uid:login`` pairs of the existing users ``message`` mentions (at most ``text.MAX_MENTIONS``)."""
+def mentions_of(message: str) -> str:
+    """``uid:login`` pairs of the existing users ``message`` mentions (at most ``text.MAX_MENTIONS``), as a
+    status stores them (``mentions``)."""
     logins = text.mentioned_logins(message)
     found = store.users.get_uids_by_logins(logins)
     return ",".join(f"{uid}:{login}" for login, uid in zip(logins, found, strict=True) if uid is not None)
@@ -119,7 +120,7 @@ def _fields(
         fields["in_reply_to_uid"] = int(parent["uid"])
         fields["in_reply_to_login"] = parent["login"]
         fields["root"] = int(parent.get("root") or parent["id"])
-    mentions = _with_recipients(_mentions(message), to)
+    mentions = _with_recipients(mentions_of(message), to)
     if mentions:
         fields["mentions"] = mentions
     if level == visibilities.DIRECT:

@@ -7,7 +7,7 @@ following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (
 (direct messages' conversations), ``likes``, ``reposts``, ``notifications``, ``privacy``, ``pages`` (a page of
 statuses for one viewer), ``tags``, ``search`` and ``profiles`` (discovery and profile edits), ``moderation``,
 ``stats`` (the dashboard's counters) and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in
-``scripts/``.
+``scripts/``. ``edits`` keeps the earlier versions of edited statuses (issue 19).
 
 Functions here know keys and commands, not rules: services decide what to write and in which order, selectors
 decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless its
@@ -23,6 +23,7 @@ from timelines.store import (
     batch,
     conversations,
     copies,
+    edits,
     fanout,
     graph,
     health,
@@ -50,6 +51,7 @@ __all__ = [
     "batch",
     "conversations",
     "copies",
+    "edits",
     "fanout",
     "graph",
     "health",

@@ -27,11 +27,14 @@ from timelines.store.privacy import Relations
 from timelines.store.status_hash import STORED_POSTED, posted_text
 from timelines.store.timelines import timeline_page
 
-# What changes in a status hash after it is written: its counters, and a mark when the post it answers is
-# deleted (store.conversations); with posted, stored as ``P`` or, in older hashes, ``posted`` (store.status_hash).
-STATUS_FIELDS = ("posted", "uid", "repost_of", "reply_count", "repost_count", "like_count", "in_reply_to_deleted")
-ORIGINAL_FIELDS = ("posted", "uid", "reply_count", "repost_count", "like_count", "in_reply_to_deleted")
-ENTRY_WIDTH = 15
+# What changes in a status hash after it is written: its counters, a mark when the post it answers is deleted
+# (store.conversations) and its number of edits (store.edits: the version a cached copy must match); with
+# posted, stored as ``P`` or, in older hashes, ``posted`` (store.status_hash).
+STATUS_FIELDS = (
+    "posted", "uid", "repost_of", "reply_count", "repost_count", "like_count", "in_reply_to_deleted", "edits"
+)  # fmt: skip
+ORIGINAL_FIELDS = ("posted", "uid", "reply_count", "repost_count", "like_count", "in_reply_to_deleted", "edits")
+ENTRY_WIDTH = 17
 AUTHOR_WIDTH = 7
 
 
@@ -54,6 +57,8 @@ class PageEntry(NamedTuple):
     original_reply_gone: int
     liked: int  # 1 when the viewer liked the status shown (the original, for a repost)
     reposted: int  # 1 when the viewer reposted it
+    edits: int = 0  # how many times the status was edited: its version (store.edits)
+    original_edits: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +242,8 @@ def _read_in_pipelines(ids: list[int], viewer: int | None) -> PageRead:
                 *(_number(value) if original_exists else 0 for value in source[2:6]),
                 int(is_liked is not None),
                 int(is_reposted is not None),
+                _number(fields[7]) if exists else 0,
+                _number(source[6]) if original_exists else 0,
             )
         )
     relation_rows = [[*row[:3], *(value is not None for value in row[3:])] for row in rows]

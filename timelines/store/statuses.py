@@ -150,9 +150,9 @@ def get_status_fields(status_ids: Sequence[int | str], names: Sequence[str]) -> 
 
 
 def delete_status_if_owner(status_id: int, uid: int) -> tuple[str, dict[str, str]]:
-    """Delete ``status:{id}`` if ``uid`` wrote it. Returns ("deleted", old fields), ("missing", {}) or
-    ("not_owner", {})."""
-    reply = _script("delete_status")(keys=[keys.status(status_id)], args=[uid])
+    """Delete ``status:{id}`` (and its earlier versions) if ``uid`` wrote it. Returns ("deleted", old fields),
+    ("missing", {}) or ("not_owner", {})."""
+    reply = _script("delete_status")(keys=[keys.status(status_id), keys.status_versions(status_id)], args=[uid])
     outcome, flat = reply[0], reply[1:]
     return outcome, from_stored(status_id, dict(zip(flat[::2], flat[1::2], strict=True)))
 

@@ -2,7 +2,8 @@
 rendered fragments (``socialsite.fragments``), so a page of 30 posts renders 30 cached strings instead of 30
 template includes.
 
-What a fragment shows depends on the post (immutable but for its counters; its id and posted time name it),
+What a fragment shows depends on the post (immutable but for its counters and its edits; its id, posted time
+and number of edits name its version),
 who looks (nobody, its author, or someone else; whether they liked or reposted it), the page it is on (forms
 carry it as ``next``) and the time (its age, "5 min"); all of that is the cache key. The CSRF token in its
 forms is put in on the way out.
@@ -38,6 +39,7 @@ def _key(entry: Any, viewer_uid: int | None, current_path: str, fresh: bool, foc
         status.id,
         # A flushed or restored Redis hands out the same ids again, never with the same posted time.
         posted,
+        status.edits,  # the version: an edit changes the text, and "Edited"
         status.reply_count,
         status.repost_count,
         status.like_count,
@@ -50,6 +52,7 @@ def _key(entry: Any, viewer_uid: int | None, current_path: str, fresh: bool, foc
         focused,
         status.extra.get("in_reply_to_deleted"),
         relative_time(posted),
+        relative_time(status.edited_at) if status.edited_at is not None else None,
     )
 
 

@@ -16,13 +16,14 @@ from timelines import audit, keys, limits, selectors, services, store
 
 @pytest.fixture
 def network(alice, bob, carol):
-    """bob and carol follow alice; alice keeps a list with bob in it; everyone posted; alice sent bob a
-    message."""
+    """bob and carol follow alice; alice keeps a list with bob in it; everyone posted (alice edited hers once);
+    alice sent bob a message."""
     services.follow_user(uid=bob, other_uid=alice)
     services.follow_user(uid=carol, other_uid=alice)
     list_id = services.create_user_list(uid=alice, name="Bob")
     services.follow_user_list(uid=alice, other_uid=bob, list_id=list_id)
     statuses = {uid: services.post_status(uid=uid, message=f"from {uid}") for uid in (alice, bob, carol)}
+    services.edit_status(uid=alice, status_id=statuses[alice], message=f"from {alice}, edited")
     message, conversation = services.send_message(uid=alice, message="a direct word", to=(bob,))
     return {
         "alice": alice,
@@ -49,6 +50,8 @@ def snapshot() -> dict[str, object]:
             found[key] = client.hgetall(key)
         elif kind == "set":
             found[key] = client.smembers(key)
+        elif kind == "list":
+            found[key] = client.lrange(key, 0, -1)
         else:
             found[key] = client.get(key)
     return found
@@ -153,6 +156,21 @@ def _stray_unread_mark(n: dict) -> None:
     get_redis().sadd(keys.conversations_unread(n["carol"]), n["conversation"])
 
 
+def _edits_counter_drift(n: dict) -> None:
+    get_redis().hset(keys.status(n["statuses"][n["alice"]]), "edits", 3)
+
+
+def _versions_of_a_deleted_status(n: dict) -> None:
+    # The versions of a status whose hash is gone (an id handed out, so the audit's walk reaches it).
+    n["gone"], _ = store.statuses.next_status_id()
+    get_redis().lpush(keys.status_versions(n["gone"]), '{"message":"gone","time":1.0,"mentions":[]}')
+
+
+def _versions_dropped(healthy: dict, n: dict) -> None:
+    after = {key: value for key, value in snapshot().items() if key != keys.STATUS_ID_COUNTER}
+    assert after == {key: value for key, value in healthy.items() if key != keys.STATUS_ID_COUNTER}
+
+
 def _healthy(healthy: dict, n: dict) -> None:
     """The repair put back exactly what the services had written."""
     assert snapshot() == healthy
@@ -227,6 +245,8 @@ DAMAGE: dict[str, tuple[Callable[[dict], None], str, int, Repaired]] = {
     ),
     "zombie in a conversation": (_zombie_in_a_conversation, "conversation zombies", 1, _healthy),
     "stray unread mark": (_stray_unread_mark, "conversation lists and unread marks", 1, _healthy),
+    "edits counter drift": (_edits_counter_drift, "status versions", 1, _healthy),
+    "versions of a deleted status": (_versions_of_a_deleted_status, "status versions", 1, _versions_dropped),
 }
 
 

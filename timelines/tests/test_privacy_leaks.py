@@ -1,8 +1,9 @@
-"""The leak test of issue 11, on the pages: alice is private with approved follower bob; carol is a stranger,
-dave blocked alice, and anonymous visitors know nobody. After alice posts, replies, tags, mentions and reposts
-(and the others try to repost her), none of it shows to carol, dave or an anonymous visitor on home, profile,
-thread pages, tag pages, search, notifications or list timelines, while bob sees all of it wherever a follower
-may (everything but the tag page, which is public). The streams are in ``test_privacy_leak_streams``."""
+"""The leak test of issue 11, on the pages: alice is private with approved follower bob; carol is a stranger, dave
+blocked alice, and anonymous visitors know nobody. After alice posts, replies, tags, mentions and reposts (and the
+others try to repost her; she edits her first post, naming erin too), none of it shows to carol, dave or an
+anonymous visitor on home, profile, thread pages, edit histories, tag pages, search, notifications or list
+timelines, while bob sees all of it wherever a follower may (everything but the tag page, which is public). The
+streams are in ``test_privacy_leak_streams``."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ def status_url(login: str, status_id: int) -> str:
     return reverse("timelines:status", kwargs={"login": login, "status_id": status_id})
 
 
+def history_url(login: str, status_id: int) -> str:
+    return reverse("timelines:history", kwargs={"login": login, "status_id": status_id})
+
+
 def world() -> tuple[People, Items, dict[str, int], int]:
     """The people, alice's items, each reader's list holding alice (bob's and carol's), and erin's public
     control post that matches what alice's posts match (the tag and the words of the search)."""
@@ -45,6 +50,8 @@ def world() -> tuple[People, Items, dict[str, int], int]:
         services.follow_user_list(uid=people.uids[reader], other_uid=people.alice, list_id=lists[reader])
     items = alice_speaks(people, *public_posts(people))
     services.like_status(uid=people.bob, status_id=items.post)
+    edited = f"{SECRET} plans, edited, #{TAG} with @carol, @dave and @erin"
+    assert services.edit_status(uid=people.alice, status_id=items.post, message=edited)
     control = services.post_status(uid=people.erin, message=f"{PUBLIC} {SECRET[:5]} #{TAG}")
     return people, items, lists, control
 
@@ -98,9 +105,14 @@ def test_carol_dave_and_anonymous_visitors_see_none_of_alices_private_items_anyw
             response = client.get(status_url("alice", status_id))
             if response.status_code != 404 or shows_alice(response.content.decode(), people, items):
                 leaks.append(f"{name} sees alice's item {status_id} on its own page ({response.status_code})")
+            response = client.get(history_url("alice", status_id))
+            if response.status_code != 404 or shows_alice(response.content.decode(), people, items):
+                leaks.append(f"{name} sees the edit history of alice's item {status_id} ({response.status_code})")
         profile = client.get(reverse("timelines:profile", kwargs={"login": "alice"})).content.decode()
         if name != "dave" and 'id="private-notice"' not in profile:
             leaks.append(f"{name} is not told that alice's account is private")
+    if any(item.actor.id == people.alice for item in selectors.get_notifications(uid=people.erin)):
+        leaks.append("erin, named in alice's edit but not her follower, was notified")
     for name in ("carol", "dave", "frank", "gina"):
         home = readers[name].get(reverse("timelines:home")).content.decode()
         if 'id="unread-count"' in home:
@@ -132,6 +144,8 @@ def test_bob_an_approved_follower_sees_all_of_it_wherever_a_follower_may():
     for status_id in items.written:
         assert status_id in shown(status_url("alice", status_id))
     assert items.own_reply in shown(status_url("alice", items.post))
+    history = bob.get(history_url("alice", items.post)).content.decode()
+    assert history.count('<li class="version">') == 2 and "edited" in history
     assert items.reply_to_bob in shown(status_url("bob", items.bob_post))
     assert items.reply_to_carol in shown(status_url("carol", items.carol_post))
     assert set(items.written) <= set(shown(reverse("timelines:search") + f"?q={SECRET}"))

@@ -1,7 +1,8 @@
 """``manage.py audit_timelines [--fix]``: check the social graph in Redis and, when told, repair it.
 
 Checks counters against the sizes of the sets they count, follower/following and list-membership symmetry,
-list ownership, leftovers of deleted lists, timeline sizes and ids of deleted statuses (see
+list ownership, leftovers of deleted lists, timeline sizes, ids of deleted statuses, direct messages and the
+versions of edited statuses (see
 ``timelines.audit``). A dry run by default: it prints what it found in a summary table and changes nothing;
 ``--fix`` repairs each finding with the same single-slot steps the site uses.
 """

@@ -15,10 +15,11 @@
 -- ARGV[6]  a status key with "\0" where its id goes (keys.status)
 -- returns  false when the timeline is empty and its owner does not exist; else {ids, entries, authors}:
 --          ids      {id, ...} newest first
---          entries  15 values per id: posted, uid, repost_of, reply_count, repost_count, like_count,
+--          entries  17 values per id: posted, uid, repost_of, reply_count, repost_count, like_count,
 --                   in_reply_to_deleted of the status (uid false: deleted; repost_of false: not a repost), the
 --                   same but repost_of for a repost's original (uid false: not a repost, or deleted), then liked
---                   and reposted (1/0) of the status shown; uids and counts as integers (0 when absent), posted
+--                   and reposted (1/0) of the status shown, then the edits (the version: 0 when never edited)
+--                   of the status and of the original; uids and counts as integers (0 when absent), posted
 --                   as integer microseconds, or as the text of seconds of a hash written before
 --                   store.status_hash's layout
 --          authors  7 values per author of a shown status or original: uid, suspended, limited, then (1/0)
@@ -56,18 +57,18 @@ local function author(uid)
 end
 for _, id in ipairs(ids) do
   local status = redis.call('HMGET', prefix .. id .. suffix, 'posted', 'uid', 'repost_of', 'reply_count',
-    'repost_count', 'like_count', 'in_reply_to_deleted', 'P')
+    'repost_count', 'like_count', 'in_reply_to_deleted', 'P', 'edits')
   entries[#entries + 1] = posted(status[1], status[8])
   entries[#entries + 1] = tonumber(status[2]) or false
   entries[#entries + 1] = status[2] and tonumber(status[3]) or false
   for i = 4, 7 do
     entries[#entries + 1] = status[2] and tonumber(status[i]) or 0
   end
-  local original = { false, false, false, false, false, false }
+  local original = { false, false, false, false, false, false, false, false }
   local shown_id = id
   if status[2] and status[3] then
     original = redis.call('HMGET', prefix .. status[3] .. suffix, 'posted', 'uid', 'reply_count', 'repost_count',
-      'like_count', 'in_reply_to_deleted', 'P')
+      'like_count', 'in_reply_to_deleted', 'P', 'edits')
     original[1] = posted(original[1], original[7])
     shown_id = status[3]
     author(original[2])
@@ -79,6 +80,8 @@ for _, id in ipairs(ids) do
   end
   entries[#entries + 1] = 0
   entries[#entries + 1] = 0
+  entries[#entries + 1] = status[2] and tonumber(status[9]) or 0
+  entries[#entries + 1] = original[2] and tonumber(original[8]) or 0
   shown[#shown + 1] = shown_id
   author(status[2])
 end
@@ -88,10 +91,10 @@ if viewer and #shown > 0 then
   local reposted = redis.call('HMGET', KEYS[6], unpack(shown))
   for i = 1, #shown do
     if liked[i] then
-      entries[15 * i - 1] = 1
+      entries[17 * i - 3] = 1
     end
     if reposted[i] then
-      entries[15 * i] = 1
+      entries[17 * i - 2] = 1
     end
   end
 end
