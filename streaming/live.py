@@ -200,16 +200,17 @@ class LivePage:
                     return False
                 if event.kind == timeline_events.POST:  # type: ignore[attr-defined]
                     sent.add(event)
+                elif event.kind == timeline_events.DELETE:  # type: ignore[attr-defined]
+                    return sent.delete(int(event["id"]), always=True)
                 return True
             if events.is_status(event):
-                # A deletion leaves every page at once (a reload no longer shows it, whatever timeline still
-                # holds it until its withdrawal pass); an edit reaches the pages that were sent the post; the
-                # posts themselves come by delivery, not from here.
+                # A deletion leaves every page that was sent the post at once (a reload no longer shows it,
+                # whatever timeline still holds it until its withdrawal pass), and an edit reaches it; the posts
+                # themselves come by delivery, not from here. Nothing is said of a post the page was not sent.
                 if not self.posts:
                     return False
                 if events.is_deletion(event):
-                    sent.forget(int(event["id"]))
-                    return True
+                    return sent.delete(int(event["id"]))
                 return getattr(event, "type", None) == timeline_events.STATUS_UPDATED and int(event["id"]) in sent
             if _viewer_suspended(event, uid):
                 subscription.cut_off(SUSPENDED)
@@ -233,15 +234,15 @@ class LivePage:
             attach(subscription)
 
         async def preamble() -> list[bytes]:
+            # The timeline's first page, as the page (or an app) already has it: its posts' later edits and
+            # deletions are sent; the entries newer than ``since_id`` are sent now.
+            caught_up, ids = (
+                await _backfill(uid, since_id, list_id, path, render=opening is None) if self.posts else ([], [])
+            )
+            sent.update(ids)
             if opening is not None:
                 return [opening]
-            chunks = [f"retry: {RETRY_MILLISECONDS}\n\n".encode()]
-            if self.posts:
-                caught_up, ids = await _backfill(uid, since_id, list_id, path)
-                sent.update(ids)
-                chunks.extend(caught_up)
-            chunks.append(b": live\n\n")
-            return chunks
+            return [f"retry: {RETRY_MILLISECONDS}\n\n".encode(), *caught_up, b": live\n\n"]
 
         async def refresh() -> None:
             # Read the timeline again after each reset, then let what was held back follow.
@@ -341,13 +342,14 @@ def _status_ids(entries: list[TimelineEntry]) -> list[int]:
     return [entry.status.id for entry in entries]
 
 
-def _catch_up(uid: int, since_id: int, list_id: int | None, path: str) -> tuple[list[bytes], list[int]]:
-    """The ``post`` events of the timeline's entries newer than ``since_id``, oldest first (each goes on top),
-    and their status ids. Rendered here, for this viewer (what they liked or reposted shows), in the thread that
-    read them: a page of renders on the event loop would hold every stream of the process, and a cut-off makes
-    many pages reconnect at once."""
-    entries = _entries(uid, list_id, since_id or None)
-    return [render_entry(entry, viewer_uid=uid, path=path) for entry in reversed(entries)], _status_ids(entries)
+def _catch_up(uid: int, since_id: int, list_id: int | None, path: str, render: bool) -> tuple[list[bytes], list[int]]:
+    """The ``post`` events of the timeline's first page's entries newer than ``since_id``, oldest first (each
+    goes on top), and the status ids of the whole first page. Rendered here, for this viewer (what they liked or
+    reposted shows), in the thread that read them: a page of renders on the event loop would hold every stream
+    of the process, and a cut-off makes many pages reconnect at once."""
+    entries = _entries(uid, list_id, None)
+    newer = [entry for entry in entries if entry.entry_id > since_id] if render else []
+    return [render_entry(entry, viewer_uid=uid, path=path) for entry in reversed(newer)], _status_ids(entries)
 
 
 def _snapshot(uid: int, list_id: int | None, path: str) -> tuple[bytes, list[int]]:
@@ -361,19 +363,35 @@ def _snapshot(uid: int, list_id: int | None, path: str) -> tuple[bytes, list[int
     return chunk, _status_ids(entries)
 
 
-async def _backfill(uid: int, since_id: int, list_id: int | None, path: str) -> tuple[list[bytes], list[int]]:
+async def _backfill(
+    uid: int, since_id: int, list_id: int | None, path: str, *, render: bool = True
+) -> tuple[list[bytes], list[int]]:
     try:
-        return await sync_to_async(_catch_up, thread_sensitive=False)(uid, since_id, list_id, path)
+        return await sync_to_async(_catch_up, thread_sensitive=False)(uid, since_id, list_id, path, render)
     except (*UNAVAILABLE_ERRORS, exceptions.UnknownList, exceptions.UnknownUser):
         return [], []
 
 
 class Sent:
-    """The ids of the statuses a page was sent (a repost's original too), the newest ``MAX_SENT``: an edit of one
-    of them is swapped in. Not a decision of who may see what: the delivery made it when it sent the post."""
+    """The ids of the statuses a page was sent (a repost's original too), the newest ``MAX_SENT``: an edit or a
+    deletion of one of them is sent too. Not a decision of who may see what: the delivery made it when it sent
+    the post. ``gone``: the deletions already sent, so a deletion reaches the page once, whether the withdrawal
+    pass of its timeline or the deletion itself comes first."""
 
     def __init__(self) -> None:
         self.ids: dict[int, None] = {}
+        self.gone: dict[int, None] = {}
+
+    def delete(self, status_id: int, *, always: bool = False) -> bool:
+        """Whether to send the deletion of ``status_id``: not twice, and (unless ``always``: the withdrawal from
+        this page's own timeline) only of a post the page was sent."""
+        if status_id in self.gone or not (always or status_id in self.ids):
+            return False
+        self.forget(status_id)
+        self.gone[status_id] = None
+        while len(self.gone) > MAX_SENT:
+            del self.gone[next(iter(self.gone))]
+        return True
 
     def __contains__(self, status_id: int) -> bool:
         return status_id in self.ids

@@ -260,8 +260,8 @@ def _take_back(audience: Audience, targets: list[str], status_id: int, repost_of
     if repost_of:
         held = store.reposts.remove_repost(audience.name, targets, repost_of, status_id)
         return [target for target, was in zip(targets, held, strict=True) if was]
-    store.fanout.remove_from_timelines([audience.timeline(int(target)) for target in targets], status_id)
-    return targets
+    held = store.fanout.remove_from_timelines([audience.timeline(int(target)) for target in targets], status_id)
+    return [target for target, was in zip(targets, held, strict=True) if was]
 
 
 def _allowed_targets(audience: Audience, members: list[str], item: policy.Item) -> list[str]:
