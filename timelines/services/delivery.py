@@ -67,13 +67,15 @@ def deliver_status(
     first: Sequence[list[tuple[str, float]]] | None = None,
     shown: Mapping[str, Any] | None = None,
     own_home: bool = False,
+    announced: list[str] | None = None,
 ) -> None:
     """Run the first pass of every audience of a new ``status`` (the rest is queued), then notify the people
     it answers or mentions. A repost (``repost_of`` set) is delivered with deduplication of its original.
     ``first``: the first ``POSTS_PER_PASS`` targets of each audience (``audience_keys``), when the caller read
     them with its own writes. ``shown``: the status as its events carry it (a repost with its original), when
     it differs from ``status``; ``own_home``: the caller wrote it to its author's home, which the first pass's
-    event names too.
+    event names too; ``announced``: the first passes' events are added to it, for the caller to publish with
+    its own last round trip, instead of being published here.
 
     A ``direct`` post is a direct message: it goes to its participants' conversation
     (``direct_messages.deliver_message``) and the people it mentions are notified; it reaches no home and no
@@ -100,6 +102,7 @@ def deliver_status(
             targets=targets,
             shown=shown or status,
             own_home=own_home and audience == FOLLOWERS.name,
+            announced=announced,
         )
     if not repost_of:
         _notify_conversation(status)
@@ -130,6 +133,7 @@ def deliver(
     count: int | None = None,
     shown: Mapping[str, Any] | None = None,
     own_home: bool = False,
+    announced: list[str] | None = None,
 ) -> int:
     """Deliver status ``status_id`` of ``uid`` to the next ``count`` targets of ``audience`` after ``cursor``
     (``POSTS_PER_PASS``, the book's pass; a deferred job asks for ``DELIVERY_JOB_SIZE``), and queue the pass
@@ -162,7 +166,7 @@ def deliver(
         members, last_score = [member for member, _ in targets], targets[-1][1] if targets else None
     if not members or last_score is None:
         if own_home and shown is not None:
-            _announce(events.POST, chosen, [], shown, own_home=int(shown["uid"]))
+            _announce(events.POST, chosen, [], shown, own_home=int(shown["uid"]), announced=announced)
         return 0
     if len(members) >= count:
         queue.enqueue_delivery(
@@ -207,7 +211,7 @@ def deliver(
     if reached or own_home:
         shown = shown if shown is not None else _as_shown(stored, repost_of)
         if shown is not None:
-            _announce(events.POST, chosen, reached, shown, own_home=uid if own_home else None)
+            _announce(events.POST, chosen, reached, shown, own_home=uid if own_home else None, announced=announced)
     return len(members)
 
 
@@ -232,16 +236,23 @@ def _announce(
     status: Mapping[str, Any] | None,
     *,
     own_home: int | None = None,
+    announced: list[str] | None = None,
 ) -> None:
     """Publish what a pass did (``kind``) to the timelines of ``targets`` of ``audience`` (and its author's
-    home, ``own_home``): one event for the pass, after its writes."""
+    home, ``own_home``): one event for the pass, after its writes (added to ``announced`` instead, when given,
+    for the caller's own round trip)."""
     ids = [int(target) for target in targets]
     homes = ids if audience is FOLLOWERS else []
     if own_home is not None:
         homes = [own_home, *homes]
     lists = ids if audience is LISTS else []
-    if homes or lists:
-        publish(events.delivered(kind, homes=homes, lists=lists, status=status))
+    if not homes and not lists:
+        return
+    message = events.delivered(kind, homes=homes, lists=lists, status=status)
+    if announced is not None:
+        announced.append(message)
+    else:
+        publish(message)
 
 
 def typed(fields: dict[str, str]) -> dict[str, Any]:
