@@ -223,7 +223,11 @@ class LivePage:
 
         hub = get_hub()
         subscription = hub.subscribe(
-            index_keys={timeline, matching.DELETIONS, matching.UPDATES, matching.user_key(uid), matching.MODERATION},
+            index_keys={
+                *((timeline, matching.DELETIONS, matching.UPDATES) if self.posts else ()),
+                matching.user_key(uid),
+                matching.MODERATION,
+            },
             matches=matches,
             maxsize=settings.STREAMING_QUEUE_SIZE,
             public=False,
