@@ -84,8 +84,11 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def open_page(browser: Browser, site_url: str) -> Iterator[Callable[..., Page]]:
-    """Open a page in a new browser context (its own cookies: one person), closed after the test."""
+    """Open a page in a new browser context (its own cookies: one person), closed after the test. A script error
+    on any page (an exception site.js did not catch) fails the test: a broken enhancement is a bug even when the
+    page still works without it."""
     contexts: list[BrowserContext] = []
+    script_errors: list[str] = []
 
     def open_(viewport: dict[str, int] = DESKTOP, *, javascript: bool = True) -> Page:
         context = browser.new_context(
@@ -93,9 +96,11 @@ def open_page(browser: Browser, site_url: str) -> Iterator[Callable[..., Page]]:
         )
         context.set_default_timeout(WAIT_MILLISECONDS)
         context.set_default_navigation_timeout(WAIT_MILLISECONDS)
+        context.on("weberror", lambda error: script_errors.append(f"{error.page and error.page.url}: {error.error}"))
         contexts.append(context)
         return context.new_page()
 
     yield open_
     for context in contexts:
         context.close()
+    assert not script_errors, f"script errors on the pages: {script_errors}"

@@ -49,6 +49,7 @@ def test_mentions_replies_reposts_likes_tags_search_and_deletion(open_page: Call
     reply_box = bob.get_by_role("textbox", name="Your reply")
     expect(reply_box).to_have_value("@alice ")
     reply_box.fill("@alice thanks, very useful")
+    expect(bob.locator(".reply-form .counter")).to_have_text("254 characters left")
     bob.get_by_role("button", name="Post reply").click()
     expect(article(bob, "thanks, very useful")).to_be_visible()
 

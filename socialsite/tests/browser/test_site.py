@@ -91,6 +91,11 @@ def test_two_people_follow_each_other_and_see_posts_come_and_go_live(open_page: 
     mine = article(alice, "Hello from Alice")
     mine.get_by_role("button", name="Delete").click()
     expect(mine.get_by_text("Delete this post?")).to_be_visible()
+    mine.get_by_role("button", name="Cancel").click()  # changing one's mind leaves every button in place
+    expect(mine.get_by_text("Delete this post?")).to_have_count(0)
+    expect(mine.get_by_role("button", name="Reply")).to_be_visible()
+    mine.get_by_role("button", name="Delete").click()
+    expect(mine.get_by_text("Delete this post?")).to_be_visible()
     mine.get_by_role("button", name="Delete").click()
     expect(mine).to_have_count(0)
     expect(live).to_have_count(0)  # gone from Bob's open page too
