@@ -130,16 +130,35 @@ def messages_changed(*, uid: int, unread: int, removed: int | None = None) -> st
 
 
 def delivered(
-    kind: str, *, homes: Sequence[int] = (), lists: Sequence[int] = (), status: Mapping[str, Any] | None = None
+    kind: str,
+    *,
+    homes: Sequence[int | str] = (),
+    lists: Sequence[int | str] = (),
+    status: Mapping[str, Any] | None = None,
 ) -> str:
     """A delivery pass's event: ``kind`` (``DELIVERY_KINDS``) happened to ``status`` in the homes of ``homes``
     and the list timelines of ``lists``. ``status`` is required except for ``reset``."""
     if kind not in DELIVERY_KINDS:
         raise ValueError(kind)
-    payload: dict[str, Any] = {"kind": kind, "homes": [int(uid) for uid in homes], "lists": [int(i) for i in lists]}
-    if status is not None:
-        payload["status"] = dict(status)
-    return encode(TIMELINE_DELIVERY, **payload)
+    # Written by hand: a job pass names up to DELIVERY_JOB_SIZE (10,000) homes, given as the decimal strings read
+    # from the audience's ZSET, and json.dumps of as many ints cost 4.5 ms a pass.
+    head = f'{{"type":"{TIMELINE_DELIVERY}","v":{VERSION},"kind":"{kind}","homes":{_ids(homes)},"lists":{_ids(lists)}'
+    if status is None:
+        return head + "}"
+    return head + ',"status":' + json.dumps(dict(status), separators=(",", ":"), ensure_ascii=False) + "}"
+
+
+def _ids(ids: Sequence[int | str]) -> str:
+    """A JSON array of ids given as ints or decimal strings; anything else raises ``ValueError``."""
+    if not ids:
+        return "[]"
+    joined = ",".join(map(str, ids))
+    digits = joined.replace(",", "")
+    # One comma between each two ids and none elsewhere, and nothing but ASCII digits: each id is a whole number.
+    well_formed = joined.count(",") == len(ids) - 1 and ",," not in joined and joined[:1] != "," != joined[-1:]
+    if not (well_formed and digits.isdecimal() and digits.isascii()):
+        raise ValueError("ids are whole numbers")
+    return "[" + joined + "]"
 
 
 def decode(message: str | bytes) -> dict[str, Any]:

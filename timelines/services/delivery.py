@@ -241,11 +241,10 @@ def _announce(
     """Publish what a pass did (``kind``) to the timelines of ``targets`` of ``audience`` (and its author's
     home, ``own_home``): one event for the pass, after its writes (added to ``announced`` instead, when given,
     for the caller's own round trip)."""
-    ids = [int(target) for target in targets]
-    homes = ids if audience is FOLLOWERS else []
+    homes: Sequence[int | str] = targets if audience is FOLLOWERS else []
     if own_home is not None:
         homes = [own_home, *homes]
-    lists = ids if audience is LISTS else []
+    lists = targets if audience is LISTS else []
     if not homes and not lists:
         return
     message = events.delivered(kind, homes=homes, lists=lists, status=status)
