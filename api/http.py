@@ -26,6 +26,7 @@ from api.errors import INVALID_TOKEN, ApiError, error_response, not_found
 from api.limits import count_call
 from api.models import AccessToken
 from timelines import exceptions, limits, selectors, validation
+from timelines.services import idle
 
 USER_REQUIRED = "This method requires an authenticated user"
 OUTSIDE_SCOPES = "This action is outside the authorized scopes"
@@ -122,6 +123,9 @@ def endpoint(
                 # session's: a cookie sent along (from another origin, say) stands for no one here.
                 request.user = token.user if token is not None and token.user is not None else AnonymousUser()
                 request.viewer_uid = token.user.uid if token is not None and token.user else None  # type: ignore[attr-defined]
+                if request.viewer_uid is not None:  # type: ignore[attr-defined]
+                    # An API call is a visit: an idle-dropped home is rebuilt before the call reads it.
+                    idle.note_seen(uid=request.viewer_uid)  # type: ignore[attr-defined]
                 limit_headers = count_call(request)
                 result = view(request, *args, **kwargs)
             except ApiError as error:

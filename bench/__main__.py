@@ -18,7 +18,20 @@ import tempfile
 import time
 from pathlib import Path
 
-SCENARIOS = ("home_read", "post_fanout", "mixed", "follow", "memory", "http", "streaming", "exercises", "api")
+SCENARIOS = (
+    "home_read",
+    "post_fanout",
+    "mixed",
+    "follow",
+    "memory",
+    "http",
+    "streaming",
+    "exercises",
+    "api",
+    "idle",
+    "pulled",
+    "capacity",
+)
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -112,7 +125,20 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     from django.core.management import call_command
 
     from bench.harness import Context, RoundTrips
-    from bench.scenarios import api, exercises, follow, home_read, http, memory, mixed, post_fanout, streaming
+    from bench.scenarios import (
+        api,
+        capacity,
+        exercises,
+        follow,
+        home_read,
+        http,
+        idle,
+        memory,
+        mixed,
+        post_fanout,
+        pulled,
+        streaming,
+    )
 
     call_command("migrate", verbosity=0)
     ctx = Context(quick=args.quick or args.smoke, smoke=args.smoke)
@@ -131,6 +157,9 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "streaming": streaming,
         "exercises": exercises,
         "api": api,
+        "idle": idle,
+        "pulled": pulled,
+        "capacity": capacity,
     }
     rows = []
     started = time.perf_counter()

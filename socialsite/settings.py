@@ -109,6 +109,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfileMiddleware",
+    "accounts.middleware.VisitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -207,6 +208,12 @@ TIMELINES_POLICY = os.environ.get("SOCIALSITE_POLICY") or "timelines.privacy.Pri
 # How many status records each process keeps so a page reads only counters from Redis
 # (timelines/selectors/status_cache.py); about 1.5 KB each. 0 turns the cache off.
 TIMELINES_STATUS_CACHE_SIZE = int(os.environ.get("TIMELINES_STATUS_CACHE_SIZE", "10000"))
+# Idle timelines (issue 23): the homes and list timelines of people not seen for this many days are dropped by
+# the periodic sweep (timelines/services/idle.py) and rebuilt from the people they follow when they come back.
+IDLE_DAYS = env_int("SOCIALSITE_IDLE_DAYS", 30)
+# Hybrid fan-out (issue 23): the posts of accounts with more followers than this are merged into their followers'
+# homes when read instead of written into each (timelines/services/pulled.py, which says why this default).
+FANOUT_PULL_THRESHOLD = env_int("SOCIALSITE_FANOUT_PULL_THRESHOLD", 100_000)
 # How many rendered posts each process keeps (timelines/templatetags/status_fragments.py); about 2 KB each.
 TIMELINES_FRAGMENT_CACHE_SIZE = int(os.environ.get("TIMELINES_FRAGMENT_CACHE_SIZE", "5000"))
 # Where the live home timeline is served (streaming/live.py); the home page links to it.

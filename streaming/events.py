@@ -55,12 +55,16 @@ class DeliveryEvent(StreamEvent):
     ``kind``, and ``timelines``: the index keys (``streaming.matching.home_key`` / ``list_key``) of the
     timelines the pass wrote. Only live pages and the client API's ``user`` stream subscribe to these."""
 
-    __slots__ = ("kind", "timelines")
+    __slots__ = ("followers_of", "kind", "timelines")
 
-    def __init__(self, fields: dict[str, Any], kind: str, timelines: frozenset[str]) -> None:
+    def __init__(
+        self, fields: dict[str, Any], kind: str, timelines: frozenset[str], followers_of: int | None = None
+    ) -> None:
         super().__init__(fields, timeline_events.TIMELINE_DELIVERY)
         self.kind = kind
         self.timelines = timelines
+        # A post merged into the homes of this account's followers when read (``services.pulled``).
+        self.followers_of = followers_of
 
 
 def home_key(uid: int) -> str:
@@ -73,13 +77,20 @@ def list_key(list_id: int) -> str:
     return f"list:{list_id}"
 
 
+def followers_key(uid: int) -> str:
+    """The hub's index key of the posts of ``uid`` merged into its followers' homes when read."""
+    return f"followers:{uid}"
+
+
 def _delivery(event: dict[str, Any]) -> DeliveryEvent:
-    timelines = frozenset([*(home_key(uid) for uid in event["homes"]), *(list_key(i) for i in event["lists"])])
+    followers_of = event.get("followers_of")
+    pulled = [followers_key(followers_of)] if isinstance(followers_of, int) else []
+    timelines = frozenset([*(home_key(uid) for uid in event["homes"]), *(list_key(i) for i in event["lists"]), *pulled])
     kind = str(event.get("kind"))
     fields = dict(event.get("status") or {})
     if kind == timeline_events.DELETE:
         fields["deleted"] = True
-    return DeliveryEvent(fields, kind, timelines)
+    return DeliveryEvent(fields, kind, timelines, followers_of if pulled else None)
 
 
 def decode(message: str | bytes) -> StreamEvent:

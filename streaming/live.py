@@ -62,7 +62,7 @@ from streaming.hub import get_hub
 from streaming.live_encoding import LiveEncoder, Snapshot, entry_of, render_entry, snapshot_event, sse
 from streaming.subscriptions import FALLING_BEHIND
 from timelines import events as timeline_events
-from timelines import exceptions, limits, selectors, validation
+from timelines import exceptions, limits, policy, selectors, validation
 from timelines.records import TimelineEntry
 
 __all__ = ["LiveEncoder", "LivePage", "entry_of", "live_home", "live_list", "live_me", "render_entry", "sse"]
@@ -177,6 +177,13 @@ class LivePage:
         stale = asyncio.Event()
         # The statuses this page was sent (whose edits it gets).
         sent = Sent()
+        # For a home: the accounts it merges when read, and the policy's state for them.
+        merged = Merged(uid) if list_id is None and self.posts else NOT_MERGED
+        try:
+            await merged.read()
+        except UNAVAILABLE_ERRORS:
+            await _plain(send, 503, "The timeline store is not answering right now.\n")
+            return
 
         def reset() -> None:
             nonlocal holding
@@ -187,7 +194,11 @@ class LivePage:
             if isinstance(event, Snapshot):
                 return True
             if events.is_delivery(event):
-                if not self.posts or timeline not in event.timelines:  # type: ignore[attr-defined]
+                if not self.posts:
+                    return False
+                # Not written to this timeline: a post merged into homes when read (services.pulled) is judged
+                # for this viewer as the read judges it, when it is one of the accounts the home merges.
+                if timeline not in event.timelines and not merged.shows(event):  # type: ignore[attr-defined]
                     return False
                 if event.kind == timeline_events.RESET:  # type: ignore[attr-defined]
                     reset()
@@ -225,6 +236,7 @@ class LivePage:
         subscription = hub.subscribe(
             index_keys={
                 *((timeline, matching.DELETIONS, matching.UPDATES) if self.posts else ()),
+                *merged.index_keys(),
                 matching.user_key(uid),
                 matching.MODERATION,
             },
@@ -256,6 +268,10 @@ class LivePage:
                 stale.clear()
                 try:
                     chunk, ids = await sync_to_async(_snapshot, thread_sensitive=False)(uid, list_id, path)
+                    before = merged.index_keys()
+                    await merged.read()
+                    if merged.index_keys() != before:
+                        hub.reindex(subscription, {*subscription.index_keys - before, *merged.index_keys()})
                 except UNAVAILABLE_ERRORS:
                     subscription.cut_off(UNAVAILABLE)  # the browser reconnects and catches up
                     hub.flush()
@@ -374,6 +390,42 @@ async def _backfill(
         return await sync_to_async(_catch_up, thread_sensitive=False)(uid, since_id, list_id, path, render)
     except (*UNAVAILABLE_ERRORS, exceptions.UnknownList, exceptions.UnknownUser):
         return [], []
+
+
+class Merged:
+    """What a home merges when read (``services.pulled``): the accounts it follows whose posts are not written
+    into homes, and the policy's state for judging their posts for this viewer as the read does (the delivery
+    decided nothing for them). Read when the page opens and after every reset."""
+
+    def __init__(self, uid: int | None) -> None:
+        self.uid = uid
+        self.authors: frozenset[int] = frozenset()
+        self.state: Any = None
+
+    async def read(self) -> None:
+        if self.uid is None:
+            return
+        read = sync_to_async(selectors.get_followed_pulled_authors, thread_sensitive=False)
+        authors = frozenset(await read(uid=self.uid))
+        if authors:
+            related = await sync_to_async(selectors.get_related_ids, thread_sensitive=False)(uid=self.uid)
+            chooser = policy.get_policy()
+            self.state = await chooser.aload(recipients=(self.uid,), authors=authors | related)
+        self.authors = authors
+
+    def index_keys(self) -> set[str]:
+        return {matching.followers_key(author) for author in self.authors}
+
+    def shows(self, event: Any) -> bool:
+        if self.uid is None or event.followers_of not in self.authors or event.kind != timeline_events.POST:
+            return False
+        chooser = policy.get_policy()
+        return chooser.allows_all(self.state) or chooser.allows(
+            self.state, recipient=self.uid, item=policy.Item.of_status(event)
+        )
+
+
+NOT_MERGED = Merged(None)  # a list page, or a page without posts: merges nothing
 
 
 class Sent:

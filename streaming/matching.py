@@ -9,7 +9,7 @@ An event (a posted or deleted status) is offered to subscriptions registered und
 - ``deletions``: every deleted status (the live pages remove it wherever it stands, before its withdrawal
   passes reach every timeline); ``updates``: every edited status (a live page that was sent it swaps it in);
 - ``home:<uid>``, ``list:<id>``: a delivery (``timeline.delivery``) that wrote to that home or list timeline
-  (the live pages);
+  (the live pages); ``followers:<uid>``: a post of ``uid`` merged into its followers' homes when read;
 - ``login:<login>``: events by that user, replying to them, reposting them, or mentioning ``@login`` (the
   ``follow`` filter);
 - ``word:<word>``: events whose message contains that word (the ``track`` filter indexes one word per phrase);
@@ -35,7 +35,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from streaming.events import DeliveryEvent, StreamEvent
-from streaming.events import home_key as home_key  # re-exported: the live pages index their timeline with these
+from streaming.events import followers_key as followers_key  # re-exported: the live pages index with these
+from streaming.events import home_key as home_key
 from streaming.events import list_key as list_key
 from timelines import events as timeline_events
 from timelines import text

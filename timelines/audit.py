@@ -9,6 +9,9 @@ the truth, because the services always write that side first:
 - ``list:{id}`` over ``lists:{uid}`` (a list's hash names its owner; ids never move between owners);
 - a deleted list's leftovers (``list:in:{id}``, ``list:statuses:{id}``) are finished off as its deletion would;
 - timelines are trimmed to ``HOME_TIMELINE_SIZE``, and ids whose status hash is gone ("zombies") are removed;
+- a home or list timeline dropped while its owner is away (``services.idle``: the owner's hash holds ``idle``) is
+  missing on purpose and must stay empty (a fan-out racing the drop on a cluster can leave a few entries, which
+  are deleted); the count of dropped homes the dashboard shows is set from the marks;
 - direct messages (``audit_messages``): in no feed or index, each in its conversation, conversations and unread
   marks without leftovers;
 - edited statuses: each one's ``edits`` counter equal to the length of its ``status:versions:{id}`` (the list is
@@ -119,6 +122,7 @@ def audit(*, fix: bool = False, on_progress: Callable[[str], object] | None = No
     statuses = _StatusCache()
     findings.append(_timeline_sizes(uids, live_lists, fix))
     findings.append(_zombies(uids, live_lists, statuses, fix))
+    findings.append(_idle_timelines(uids, live_lists, fix))
     progress("timelines")
     findings.extend(_direct_messages(uids, live_lists, statuses, fix))
     progress("messages")
@@ -259,9 +263,11 @@ def _timeline_sizes(uids: list[int], live_lists: list[int], fix: bool) -> Findin
 
 
 def _zombies(uids: list[int], live_lists: list[int], statuses: _StatusCache, fix: bool) -> Finding:
-    """Ids of deleted statuses left in home, list or profile timelines (the book leaves them behind)."""
+    """Ids of deleted statuses left in home, list or profile timelines (the book leaves them behind), or among an
+    account's pulled posts (hybrid fan-out)."""
     finding = Finding("zombie ids")
     timelines = _timelines(uids, live_lists) + [keys.profile_timeline(uid) for uid in uids]
+    timelines += [keys.pulled_posts(uid) for uid in uids]
     for key in timelines:
         ids = store.timelines.timeline_ids(key)
         finding.checked += len(ids)
@@ -271,6 +277,34 @@ def _zombies(uids: list[int], live_lists: list[int], statuses: _StatusCache, fix
         if fix and zombies:
             store.timelines.remove_from_timeline(key, zombies)
             finding.fixed += len(zombies)
+    return finding
+
+
+def _idle_timelines(uids: list[int], live_lists: list[int], fix: bool) -> Finding:
+    """Idle-dropped homes and list timelines empty, and the dropped homes' count equal to their marks."""
+    finding = Finding("idle-dropped timelines")
+    owners = [(keys.user(uid), keys.home_timeline(uid)) for uid in uids]
+    owners += [(keys.user_list(list_id), keys.list_timeline(list_id)) for list_id in live_lists]
+    homes = 0
+    for chunk in _chunks(owners):
+        dropped = store.idle.dropped_among([owner for owner, _ in chunk])
+        held = store.graph.set_sizes([timeline for _, timeline in chunk])
+        for (owner, timeline), is_dropped, size in zip(chunk, dropped, held, strict=True):
+            if not is_dropped:
+                continue
+            finding.checked += 1
+            homes += owner.startswith("user:")
+            if size:
+                finding.problem(f"{timeline} was dropped while its owner is away but holds {size} statuses")
+                if fix:
+                    store.graph.delete_keys(timeline)
+                    finding.fixed += 1
+    counted = store.idle.dropped_count()
+    if counted != homes:
+        finding.problem(f"{keys.IDLE_HOMES_COUNTER} is {counted}, {homes} homes are marked idle")
+        if fix:
+            store.idle.set_dropped_count(homes)
+            finding.fixed += 1
     return finding
 
 

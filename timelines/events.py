@@ -28,7 +28,9 @@ entered them; a repost carries its original, as ``status.created`` does), ``dele
 is only ``{"id": ..., "uid": ...}``), ``update`` (the status changed in place: an edit), ``reset`` (many entries
 changed at once, a follow's copy or a refill: no status, an open page reads its timeline again). Open live
 pages follow these events, never their own idea of who should get what; a new kind is ignored by a page that
-does not know it.
+does not know it. A post of an account too followed to push (``services.pulled``) is announced once with
+``"followers_of": <author uid>``: it reaches its followers' homes when they are read, so an open home of a follower
+judges it as the read does.
 
 A status travels as stored (its extra fields first, then message, posted, id, uid, login, name), with ``id``
 and ``uid`` as integers and ``posted`` as a float; a deletion carries the whole status so that filters can
@@ -135,14 +137,18 @@ def delivered(
     homes: Sequence[int | str] = (),
     lists: Sequence[int | str] = (),
     status: Mapping[str, Any] | None = None,
+    followers_of: int | None = None,
 ) -> str:
     """A delivery pass's event: ``kind`` (``DELIVERY_KINDS``) happened to ``status`` in the homes of ``homes``
-    and the list timelines of ``lists``. ``status`` is required except for ``reset``."""
+    and the list timelines of ``lists``. ``status`` is required except for ``reset``. ``followers_of``: a post
+    of that account merged into its followers' homes when read instead of written (``services.pulled``)."""
     if kind not in DELIVERY_KINDS:
         raise ValueError(kind)
     # Written by hand: a job pass names up to DELIVERY_JOB_SIZE (10,000) homes, given as the decimal strings read
     # from the audience's ZSET, and json.dumps of as many ints cost 4.5 ms a pass.
     head = f'{{"type":"{TIMELINE_DELIVERY}","v":{VERSION},"kind":"{kind}","homes":{_ids(homes)},"lists":{_ids(lists)}'
+    if followers_of is not None:
+        head += f',"followers_of":{int(followers_of)}'
     if status is None:
         return head + "}"
     return head + ',"status":' + json.dumps(dict(status), separators=(",", ":"), ensure_ascii=False) + "}"

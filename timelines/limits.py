@@ -68,3 +68,17 @@ MAX_REPLY_DEPTH = 3
 
 # Notifications kept per user (Mastodon keeps months in SQL; a Redis feed keeps the newest), trimmed on insert.
 MAX_NOTIFICATIONS = 500
+
+# Idle timelines (issue 23). A person's last visit is written at most this often per process (a page view or
+# API call costs no Redis write in between), into one of IDLE_SEEN_SHARDS sorted sets; the periodic sweep
+# runs every IDLE_SWEEP_EVERY_SECONDS and drops at most IDLE_SWEEP_BATCH homes per job. How long a person
+# must have been away is the setting SOCIALSITE_IDLE_DAYS (default 30).
+IDLE_SEEN_WRITE_EVERY_SECONDS = 3600
+IDLE_SEEN_SHARDS = 16
+IDLE_SWEEP_EVERY_SECONDS = 3600
+IDLE_SWEEP_BATCH = 500
+
+# Hybrid fan-out (issue 23): a home read merges the pulled posts (keys.pulled) of at most this many of the
+# accounts its reader follows whose posts are not pushed, those that posted most recently; the others'
+# posts are left out of that read (services.pulled says why this bound).
+MAX_MERGED_PER_READ = 20

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import django_rq
@@ -223,6 +224,44 @@ def enqueue_forget_list(*, list_id: int, cursor: Cursor) -> None:
         description=f"forget deleted list {list_id} in its members after {member}",
         kwargs={"list_id": list_id, "cursor_score": score, "cursor_member": member},
     )
+
+
+# --- the idle sweep ------------------------------------------------------------------------------------
+
+IDLE_SWEEP_PREFIX = "idle-sweep-"
+
+
+def enqueue_idle_sweep(*, shard: int, started: float) -> None:
+    """Queue the next batch of the idle sweep that started at ``started``, in seen-shard ``shard``. Each batch
+    gets a fresh id (a shard may take several), and batches are idempotent."""
+    _enqueue(
+        "sweep_idle",
+        job_id=f"{IDLE_SWEEP_PREFIX}{int(started)}-shard-{shard}-{time.time_ns()}",
+        description=f"drop idle timelines, shard {shard}",
+        kwargs={"shard": shard, "started": started},
+        unique=False,
+    )
+
+
+def schedule_idle_sweep(*, at: float) -> bool:
+    """Schedule a sweep to start at ``at`` (epoch seconds; run by a worker started ``--with-scheduler``, as
+    ``manage.py serve`` starts them). Its id names the minute, so two processes scheduling the same sweep make
+    one job. Returns whether it was scheduled now (False: it already was)."""
+    job_queue = get_queue()
+    try:
+        job_queue.enqueue_at(
+            datetime.fromtimestamp(at, tz=UTC),
+            "timelines.tasks.sweep_idle",
+            kwargs={"shard": 0, "started": at},
+            job_id=f"{IDLE_SWEEP_PREFIX}at-{int(at) // 60}",
+            unique=True,
+            retry=Retry(max=MAX_RETRIES, interval=RETRY_INTERVALS),
+            job_timeout=JOB_TIMEOUT_SECONDS,
+            description="drop idle timelines (the periodic sweep)",
+        )
+    except DuplicateJobError:
+        return False
+    return True
 
 
 # --- the admin dashboard's gauges ------------------------------------------------------------------------

@@ -8,7 +8,7 @@ retries and uniqueness.
 from __future__ import annotations
 
 from timelines import limits
-from timelines.services import cleanup, delivery, erasure, lists, moderation, refill
+from timelines.services import cleanup, delivery, erasure, idle, lists, moderation, refill
 
 
 def deliver(
@@ -75,3 +75,8 @@ def refill_followers(*, uid: int, cursor_score: float, cursor_member: str) -> in
 def erase(*, uid: int, phase: str) -> str | None:
     """One pass of deleting an account from Redis; the pass queues the next one itself."""
     return erasure.erase(uid=uid, phase=phase)
+
+
+def sweep_idle(*, shard: int, started: float) -> int:
+    """One batch of the periodic idle sweep; it queues the next batch, or schedules the next sweep, itself."""
+    return idle.sweep_step(shard=shard, started=started).dropped

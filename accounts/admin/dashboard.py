@@ -2,7 +2,8 @@
 from the 7 days before (sign-ups, posts per hour, active users, reports opened and resolved), read from the
 counters kept as things happen in one round trip; and gauges of the site's health: the job queue and its
 failed jobs (linking to django-rq's dashboard), each Redis server's memory and keys, the API streams open on
-every server, and the home-timeline fan-out waiting in the queue. Any staff member may see it.
+every server, the home-timeline fan-out waiting in the queue, and the homes dropped while their owners are
+away (``timelines.services.idle``). Any staff member may see it.
 """
 
 from __future__ import annotations
@@ -50,5 +51,6 @@ def dashboard_view(request: HttpRequest) -> HttpResponse:
         "failed_url": _rq_url("django_rq:failed_jobs", queue_index=0),
         "servers": dashboard.get_redis_servers(),
         "open_streams": connections.count_open(),
+        "idle_homes": dashboard.get_idle_homes(),
     }
     return TemplateResponse(request, "admin/moderation/dashboard.html", context)

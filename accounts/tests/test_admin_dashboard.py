@@ -15,7 +15,7 @@ from accounts.services import report
 from socialsite.redis_client import is_cluster
 from timelines import limits, queue, services
 from timelines.selectors import dashboard
-from timelines.services import activity
+from timelines.services import activity, idle
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +78,10 @@ def test_the_gauges_show_the_queue_its_fan_out_backlog_and_each_redis_server(
     servers = dashboard.get_redis_servers()
     assert len(servers) == page.count("<h3>Redis ") == (3 if is_cluster() else 1)
     assert sum(server.keys for server in servers) > 0 and all(server.used_memory > 0 for server in servers)
+
+
+def test_the_gauges_count_the_homes_dropped_while_their_owners_are_away(moderator_client: Client, alice: User):
+    assert gauge(moderator_client.get("/admin/dashboard/").content.decode(), "Idle homes dropped") == "0"
+    # A month and a day later the sweep finds alice (and the moderator, whose visit above was written today).
+    assert idle.sweep_all(now=time.time() + 31 * 24 * 3600) == 2
+    assert gauge(moderator_client.get("/admin/dashboard/").content.decode(), "Idle homes dropped") == "2"

@@ -23,7 +23,18 @@ def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
     on_cluster = bool(os.environ.get("REDIS_CLUSTER_URL"))
     # On the cluster, the scenarios whose Redis work differs there; the HTTP and API scenarios load a server
     # whose pages the single-Redis run and the live-server tests of the cluster run already cover.
-    only = ["--only", "home_read", "post_fanout", "mixed", "follow", "memory", "streaming", "exercises"]
+    only = [
+        "--only",
+        "home_read",
+        "post_fanout",
+        "mixed",
+        "follow",
+        "memory",
+        "streaming",
+        "exercises",
+        "idle",
+        "pulled",
+    ]
     result = subprocess.run(
         [sys.executable, "-m", "bench", "--smoke", "--json", str(output), *(only if on_cluster else [])],
         cwd=settings.BASE_DIR,

@@ -23,6 +23,8 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.tags``: ``tag:{redis}``, ``timeline:{local}``, ``trending:{tags}:<hour>``;
 - ``keys.search``: ``search:{s3}:<word>``, ``search:users:``, ``search:tags:``;
 - ``keys.moderation``: ``users:suspended``, ``users:limited``, ``stats:{stats}:<name>:<bucket>``;
+- ``keys.idle``: ``seen:{seen3}``, ``idle:homes`` (idle timelines);
+- ``keys.pulled``: ``pulled:{42}``, ``pulled:authors`` (hybrid fan-out);
 - ``keys.channels``: the pub/sub channel of typed events.
 
 Every function is re-exported here, so callers write ``keys.home_timeline(uid)``. Limits live in
@@ -34,6 +36,7 @@ from __future__ import annotations
 from timelines.keys.channels import STREAM_CHANNEL
 from timelines.keys.conversations import replies, thread
 from timelines.keys.graph import followers, following
+from timelines.keys.idle import IDLE_FIELD, IDLE_HOMES_COUNTER, SEEN_FIELD, seen_shard
 from timelines.keys.likes import likers, likes_of
 from timelines.keys.lists import LIST_ID_COUNTER, list_members, list_timeline, listed_in, lists_of, user_list
 from timelines.keys.messages import (
@@ -53,6 +56,7 @@ from timelines.keys.notifications import (
     notifications_unread,
 )
 from timelines.keys.privacy import blocked_by, blocks, follow_requested, follow_requests, muted_by, mutes
+from timelines.keys.pulled import PULLED_AUTHORS, pulled_posts
 from timelines.keys.refill import refill_run
 from timelines.keys.reposts import home_reposts, list_reposts, reposters, user_reposts
 from timelines.keys.search import SEARCH_TAGS, SEARCH_USERS, search_shard, search_word
@@ -64,12 +68,16 @@ from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 __all__ = [
     "CONVERSATION_IDS",
     "CONVERSATION_ID_COUNTER",
+    "IDLE_FIELD",
+    "IDLE_HOMES_COUNTER",
     "LIMITED_USERS",
     "LIST_ID_COUNTER",
     "LOCAL_TIMELINE",
     "NOTIFICATION_ID_COUNTER",
+    "PULLED_AUTHORS",
     "SEARCH_TAGS",
     "SEARCH_USERS",
+    "SEEN_FIELD",
     "STATUS_ID_COUNTER",
     "STREAM_CHANNEL",
     "SUSPENDED_USERS",
@@ -104,11 +112,13 @@ __all__ = [
     "notifications_unread",
     "profile_held",
     "profile_timeline",
+    "pulled_posts",
     "refill_run",
     "replies",
     "reposters",
     "search_shard",
     "search_word",
+    "seen_shard",
     "stat",
     "status",
     "status_versions",

@@ -103,3 +103,8 @@ def get_activity(*, now: float | None = None) -> Activity:
 def get_redis_servers() -> list[RedisServer]:
     """Memory in use and keys of each Redis server holding social data (each primary of a cluster)."""
     return [RedisServer(address, memory, size) for address, memory, size in store.health.servers()]
+
+
+def get_idle_homes() -> int:
+    """How many homes are idle-dropped now (``services.idle``), from the counter the sweep and the returns keep."""
+    return store.idle.dropped_count()

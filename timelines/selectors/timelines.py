@@ -6,7 +6,8 @@ A page costs one round trip on a single Redis server when this process has seen 
 their id was written ("zombies") and entries the policy does not let the viewer see are skipped, and on a first
 page or a cursor page their places are filled from further down the timeline, at most ``MAX_REFILL_READS``
 more times. Entries read like their
-status (``records.TimelineEntry``), and say who reposted them.
+status (``records.TimelineEntry``), and say who reposted them. A home has the posts of the followed accounts too
+followed to push merged in as it is read (hybrid fan-out, ``store.pulled``), in the same round trip on one server.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ def get_status_messages(
         count,
         max_id,
         since_id,
+        merge_for=uid if timeline == "home" else None,
     )
 
 
@@ -94,6 +96,7 @@ def _timeline_messages(
     count: int,
     max_id: int | None,
     since_id: int | None,
+    merge_for: int | None = None,
 ) -> list[TimelineEntry]:
     if page < 1:
         raise ValueError("page starts at 1")
@@ -104,7 +107,15 @@ def _timeline_messages(
     for _ in range(1 + MAX_REFILL_READS):
         wanted = count - len(statuses)
         read = store.pages.read_page(
-            key, owner_key, viewer=viewer_uid, max_id=cursor, since_id=since_id or 0, offset=offset, count=wanted
+            key,
+            owner_key,
+            viewer=viewer_uid,
+            max_id=cursor,
+            since_id=since_id or 0,
+            offset=offset,
+            count=wanted,
+            merge_for=merge_for,
+            merge_cap=limits.MAX_MERGED_PER_READ,
         )
         if read is None:
             raise missing()
@@ -116,3 +127,9 @@ def _timeline_messages(
             break
         cursor, offset = ids[-1], 0
     return statuses
+
+
+def get_followed_pulled_authors(*, uid: int, limit: int = 1000) -> list[int]:
+    """The accounts ``uid`` follows whose posts are merged into homes when read (``services.pulled``): their new
+    posts reach ``uid``'s home by that merge, not by a write (the live home follows them)."""
+    return store.pulled.followed_authors(uid, limit)

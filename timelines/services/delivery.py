@@ -37,6 +37,7 @@ from timelines.records import mention_pairs
 from timelines.services.direct_messages import deliver_message
 from timelines.services.notifications import MENTION, REPLY, notify
 from timelines.services.publishing import publish
+from timelines.services.pulled import pull_instead, withdraw_pulled
 
 Cursor = tuple[float, str]
 
@@ -64,7 +65,7 @@ def audience_keys(uid: int) -> list[str]:
 def deliver_status(
     *,
     status: Mapping[str, Any],
-    first: Sequence[list[tuple[str, float]]] | None = None,
+    first: Sequence[list[tuple[str, float]] | int] | None = None,
     shown: Mapping[str, Any] | None = None,
     own_home: bool = False,
     announced: list[str] | None = None,
@@ -72,10 +73,11 @@ def deliver_status(
     """Run the first pass of every audience of a new ``status`` (the rest is queued), then notify the people
     it answers or mentions. A repost (``repost_of`` set) is delivered with deduplication of its original.
     ``first``: the first ``POSTS_PER_PASS`` targets of each audience (``audience_keys``), when the caller read
-    them with its own writes. ``shown``: the status as its events carry it (a repost with its original), when
-    it differs from ``status``; ``own_home``: the caller wrote it to its author's home, which the first pass's
-    event names too; ``announced``: the first passes' events are added to it, for the caller to publish with
-    its own last round trip, instead of being published here.
+    them with its own writes (for the followers, their number instead when past the pull threshold).
+    ``shown``: the status as its events carry it (a repost with its original), when it differs from ``status``;
+    ``own_home``: the caller wrote it to its author's home, which the first pass's event names too;
+    ``announced``: the first passes' events are added to it, for the caller to publish with its own last round
+    trip, instead of being published here.
 
     A ``direct`` post is a direct message: it goes to its participants' conversation
     (``direct_messages.deliver_message``) and the people it mentions are notified; it reaches no home and no
@@ -92,6 +94,14 @@ def deliver_status(
             [(key, None, limits.POSTS_PER_PASS) for key in audience_keys(item.author_uid)]
         )
     for audience, targets in zip(AUDIENCES, first, strict=True):
+        if audience == FOLLOWERS.name and pull_instead(
+            uid=item.author_uid, status_id=int(status["id"]), posted=float(status["posted"]), followers=targets
+        ):
+            # Too many followers to push: merged into their homes when read (services.pulled). The event says
+            # so (``followers_of``): open homes of its followers judge it as their read does.
+            own = item.author_uid if own_home else None
+            _announce(events.POST, FOLLOWERS, [], shown or status, own_home=own, announced=announced, pulled=True)
+            continue
         deliver(
             audience=audience,
             uid=item.author_uid,
@@ -237,6 +247,7 @@ def _announce(
     *,
     own_home: int | None = None,
     announced: list[str] | None = None,
+    pulled: bool = False,
 ) -> None:
     """Publish what a pass did (``kind``) to the timelines of ``targets`` of ``audience`` (and its author's
     home, ``own_home``): one event for the pass, after its writes (added to ``announced`` instead, when given,
@@ -245,9 +256,10 @@ def _announce(
     if own_home is not None:
         homes = [own_home, *homes]
     lists = targets if audience is LISTS else []
-    if not homes and not lists:
+    if not homes and not lists and not pulled:
         return
-    message = events.delivered(kind, homes=homes, lists=lists, status=status)
+    followers_of = int(status["uid"]) if pulled and status is not None else None
+    message = events.delivered(kind, homes=homes, lists=lists, status=status, followers_of=followers_of)
     if announced is not None:
         announced.append(message)
     else:
@@ -296,6 +308,10 @@ def withdraw_status(*, uid: int, status_id: int, repost_of: int | None = None) -
     """Run the first clean-up pass of every audience of a deleted status or repost (the rest is queued). The
     caller took it out of its author's home: the first pass's event names that home too."""
     for audience in AUDIENCES:
+        if audience == FOLLOWERS.name and withdraw_pulled(uid=uid, status_id=status_id):
+            # Merged into homes when read, never written to them (services.pulled): only its author's home held it.
+            _announce(events.DELETE, FOLLOWERS, [], {"id": status_id, "uid": uid}, own_home=uid)
+            continue
         withdraw(
             audience=audience, uid=uid, status_id=status_id, repost_of=repost_of, own_home=audience == FOLLOWERS.name
         )

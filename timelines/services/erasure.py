@@ -138,6 +138,11 @@ def _final(uid: int) -> bool:
     leave_all(uid=uid)
     store.moderation.set_state(uid, "suspended", False)
     store.moderation.set_state(uid, "limited", False)
+    # Their last visit goes too, and an idle-dropped home stops being counted (services.idle).
+    if store.idle.is_dropped(keys.user(uid)):
+        store.idle.count_dropped(-1)
+    store.idle.forget_user(uid)
+    store.pulled.forget_author(uid)
     store.users.delete_user(uid)
     return True
 
@@ -155,6 +160,7 @@ def _own_keys(uid: int) -> list[str]:
         keys.notifications_read(uid),
         keys.notifications_unread(uid),
         keys.refill_run(keys.home_timeline(uid)),
+        keys.pulled_posts(uid),
     ]
 
 

@@ -21,6 +21,7 @@ from timelines.services.delivery import audience_keys, deliver_status
 from timelines.services.direct_messages import check_recipients, conversation_of, participants_or_refuse
 from timelines.services.discovery import index_status
 from timelines.services.publishing import publish
+from timelines.services.pulled import sizes_to_count
 from timelines.services.visibility import status_to_act_on
 from timelines.validation import clean_extra, clean_message, parse_int
 
@@ -178,7 +179,12 @@ def post_status(
         _post_message(fields)
         return status_id
     added, first = store.statuses.write_to_profile(
-        uid, status_id, {**fields, "posted": repr(posted)}, posted, then_read=audience_keys(uid)
+        uid,
+        status_id,
+        {**fields, "posted": repr(posted)},
+        posted,
+        then_read=audience_keys(uid),
+        larger_than=sizes_to_count(uid=uid),
     )
     if added < 0:
         store.statuses.delete_status_if_owner(status_id, uid)

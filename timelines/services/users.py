@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 
-from timelines import exceptions, store, uris
+from timelines import exceptions, keys, store, uris
 from timelines.services.activity import record_signup
 from timelines.services.discovery import index_user
+from timelines.services.visits import remember as remember_visit
 from timelines.validation import clean_domain, clean_login, clean_name
 
 
@@ -41,6 +42,7 @@ def create_user(*, login: str, name: str, domain: str | None = None) -> int:
     if store.users.get_uid_by_login(lowered) is not None:
         raise exceptions.LoginTaken()
     uid = store.users.next_user_id()
+    now = time.time()
     fields: dict[str, str | int | float] = {
         "login": login,
         "id": uid,
@@ -48,7 +50,9 @@ def create_user(*, login: str, name: str, domain: str | None = None) -> int:
         "followers": 0,
         "following": 0,
         "posts": 0,
-        "signup": time.time(),
+        "signup": now,
+        # Signing up is a visit (services.idle): the idle sweep counts from here.
+        keys.SEEN_FIELD: now,
     }
     if domain:
         fields["domain"] = domain
@@ -57,6 +61,8 @@ def create_user(*, login: str, name: str, domain: str | None = None) -> int:
         store.users.delete_user(uid)
         raise exceptions.LoginTaken()
     record_signup()
+    store.idle.mark_seen(uid, now)
+    remember_visit(uid, now)
     index_user(uid=uid, login=login, name=name)
     return uid
 

@@ -3,11 +3,12 @@
 One module per concern, used as ``store.<module>.<function>``: ``users``, ``statuses``, ``timelines`` (one timeline
 ZSET), ``fanout`` (writes to many timelines at once), ``copies`` (an author's newest statuses into one timeline),
 ``unfollows`` (an unfollow with what it takes out of a home), ``graph`` (id sets with counters: followers,
-following, list members), ``lists``, ``refill``, ``pubsub``, ``conversations`` (replies and threads), ``messages``
-(direct messages' conversations), ``likes``, ``reposts``, ``notifications``, ``privacy``, ``pages`` (a page of
-statuses for one viewer), ``tags``, ``search`` and ``profiles`` (discovery and profile edits), ``moderation``,
-``stats`` (the dashboard's counters) and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in
-``scripts/``. ``edits`` keeps the earlier versions of edited statuses (issue 19).
+following, list members), ``lists``, ``refill``, ``pubsub``, ``pulled`` (hybrid fan-out), ``conversations``
+(replies and threads), ``messages`` (direct messages' conversations), ``likes``, ``reposts``, ``notifications``,
+``privacy``, ``pages`` (a page of statuses for one viewer), ``tags``, ``search`` and ``profiles`` (discovery and
+profile edits), ``moderation``, ``idle`` (last visits and idle-dropped timelines), ``stats`` (the dashboard's
+counters) and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in ``scripts/``.
+``edits`` keeps the earlier versions of edited statuses (issue 19).
 
 Functions here know keys and commands, not rules: services decide what to write and in which order, selectors
 decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless its
@@ -27,6 +28,7 @@ from timelines.store import (
     fanout,
     graph,
     health,
+    idle,
     likes,
     lists,
     messages,
@@ -36,6 +38,7 @@ from timelines.store import (
     privacy,
     profiles,
     pubsub,
+    pulled,
     refill,
     reposts,
     search,
@@ -55,6 +58,7 @@ __all__ = [
     "fanout",
     "graph",
     "health",
+    "idle",
     "likes",
     "lists",
     "messages",
@@ -64,6 +68,7 @@ __all__ = [
     "privacy",
     "profiles",
     "pubsub",
+    "pulled",
     "refill",
     "reposts",
     "search",

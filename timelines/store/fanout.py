@@ -21,18 +21,24 @@ def push_to_home_timelines(uids: Sequence[int | str], status_id: int, posted: fl
     read after the writes (in the same round trip on one server), so a deletion that raced them is seen.
 
     On one server, one pipelined round trip of one script per ``POSTS_PER_PASS`` timelines
-    (scripts/push_to_timelines.lua): a script blocks the server while it runs, and the server serves other
+    (scripts/push_to_homes.lua): a script blocks the server while it runs, and the server serves other
     clients between the scripts of one pipeline, so a job of 10,000 followers never stalls it longer than a
     pass of 1,000 does. On a cluster a script may
     touch one slot only, and a batch of 1,000 followers spans nearly 1,000 slots: there, plain ZADD and
-    ZREMRANGEBYRANK are pipelined to each node instead (measured about 5x faster than one script per slot)."""
+    ZREMRANGEBYRANK are pipelined to each node instead (measured about 5x faster than one script per slot).
+
+    A home the idle sweep dropped (its owner's hash holds ``idle``, ``services.idle``) is not written: on one
+    server the script checks the owner's hash beside each home; on a cluster each node is asked first (one more
+    pipelined round trip per node), and a drop racing that pass can leave a few entries in a dropped home, which
+    the owner's return rebuilds over and ``audit_timelines --fix`` clears."""
     homes = [keys.home_timeline(uid) for uid in uids]
     client = get_redis()
     if not isinstance(client, RedisCluster):
         args = [limits.HOME_TIMELINE_SIZE, repr(posted), status_id]
+        pairs = [key for uid, home in zip(uids, homes, strict=True) for key in (keys.user(uid), home)]
+        step = 2 * limits.POSTS_PER_PASS
         calls: list[Call | None] = [
-            ("push_to_timelines", homes[start : start + limits.POSTS_PER_PASS], args)
-            for start in range(0, len(homes), limits.POSTS_PER_PASS)
+            ("push_to_homes", pairs[start : start + step], args) for start in range(0, len(pairs), step)
         ]
         with client.pipeline(transaction=False) as pipe:
             for call in calls:
@@ -40,15 +46,22 @@ def push_to_home_timelines(uids: Sequence[int | str], status_id: int, posted: fl
             pipe.exists(keys.status(status_id))
             replies = execute(pipe, client, [*calls, None])
         return bool(replies[-1])
-    by_node: dict[str, list[str]] = {}
+    by_node: dict[str, list[tuple[int | str, str]]] = {}
     nodes = {}
-    for home in homes:
+    for uid, home in zip(uids, homes, strict=True):
         node = client.get_node_from_key(home)
         nodes[node.name] = node
-        by_node.setdefault(node.name, []).append(home)
+        by_node.setdefault(node.name, []).append((uid, home))
     for name, node_homes in by_node.items():
-        with client.get_redis_connection(nodes[name]).pipeline(transaction=False) as pipe:
-            for home in node_homes:
+        server = client.get_redis_connection(nodes[name])
+        with server.pipeline(transaction=False) as pipe:
+            for uid, _ in node_homes:
+                pipe.hexists(keys.user(uid), keys.IDLE_FIELD)
+            idle = pipe.execute()
+        with server.pipeline(transaction=False) as pipe:
+            for (_, home), dropped in zip(node_homes, idle, strict=True):
+                if dropped:
+                    continue
                 pipe.zadd(home, {str(status_id): posted})
                 # Trim on every insert so a burst of posts cannot grow a home without bound (book 8.4).
                 pipe.zremrangebyrank(home, 0, -limits.HOME_TIMELINE_SIZE - 1)

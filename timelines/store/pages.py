@@ -24,6 +24,7 @@ from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys
 from timelines.store.lua import script as _script
 from timelines.store.privacy import Relations
+from timelines.store.pulled import merged_ids, pulled_template
 from timelines.store.status_hash import STORED_POSTED, posted_text
 from timelines.store.timelines import timeline_page
 
@@ -94,16 +95,31 @@ def read_page(
     since_id: int = 0,
     offset: int = 0,
     count: int,
+    merge_for: int | None = None,
+    merge_cap: int = 0,
 ) -> PageRead | None:
     """One page of the timeline ``key`` (paged as ``store.timelines.timeline_page``) as ``viewer`` reads it;
-    None when the timeline is empty and ``owner_key`` does not exist. One round trip on a single server."""
+    None when the timeline is empty and ``owner_key`` does not exist. One round trip on a single server.
+
+    ``merge_for``: the timeline is the home of this user, with a viewer; the pulled posts of up to ``merge_cap``
+    of the accounts they follow are merged in (hybrid fan-out, ``store.pulled``), in the same round trip on one
+    server and two more on a cluster."""
+    merged = merge_for if viewer is not None and merge_cap > 0 else None
     if is_cluster():
-        ids = timeline_page(key, owner_key, max_id=max_id, since_id=since_id, offset=offset, count=count)
+        wanted = count if merged is None else offset + count
+        ids = timeline_page(
+            key, owner_key, max_id=max_id, since_id=since_id, offset=offset if merged is None else 0, count=wanted
+        )
+        if ids is not None and merged is not None:
+            ids = merged_ids(ids, merged, max_id=max_id, since_id=since_id, want=wanted, cap=merge_cap)[offset:]
         return None if ids is None else _read_in_pipelines(ids, viewer)
-    reply = _script("read_page")(
-        keys=[key, owner_key, keys.SUSPENDED_USERS, keys.LIMITED_USERS, *_viewer_keys(viewer)],
-        args=["timeline", max_id, since_id, offset, count, _status_key_template()],
-    )
+    page_keys = [key, owner_key, keys.SUSPENDED_USERS, keys.LIMITED_USERS, *_viewer_keys(viewer)]
+    args = [max_id, since_id, offset, count, _status_key_template()]
+    if merged is None:
+        reply = _script("read_page")(keys=page_keys, args=["timeline", *args])
+    else:
+        page_keys += [keys.PULLED_AUTHORS, keys.following(merged)]
+        reply = _script("read_page")(keys=page_keys, args=["merged", *args, pulled_template(), merge_cap])
     return None if reply is None else _parse(reply, viewer)
 
 

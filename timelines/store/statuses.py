@@ -5,7 +5,7 @@ See ``timelines.store`` for the rules every store module follows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys, limits
@@ -41,27 +41,37 @@ def write_to_profile(
     *,
     then_read: Sequence[str] = (),
     count: int | None = None,
-) -> tuple[int, list[list[tuple[str, float]]]]:
+    larger_than: Mapping[str, int] | None = None,
+) -> tuple[int, list[list[tuple[str, float]] | int]]:
     """``write_status`` then ``add_to_profile`` (with home): the latter's result, and the first ``count``
     members of each ZSET of ``then_read`` (``graph.members_after``), read after the writes: a new status's
-    first targets, so that a follower arriving meanwhile gets it either from its profile or by delivery. One
-    pipelined round trip on a single server; on a cluster the keys' nodes in turn."""
+    first targets, so that a follower arriving meanwhile gets it either from its profile or by delivery. A key
+    of ``larger_than`` whose ZSET holds more than the size given is answered with its size instead of members.
+    One pipelined round trip on a single server; on a cluster the keys' nodes in turn."""
     profile_keys = _profile_keys(uid)
     profile_args = [status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home", int(holds_judged_fields(fields))]
     count = limits.POSTS_PER_PASS if count is None else count  # read when called: tests and settings may change it
-    reads: list[Call] = [("followers_after", [key], ["-inf", "", count]) for key in then_read]
+    sizes = larger_than or {}
+    reads: list[Call] = [
+        ("followers_after", [key], ["-inf", "", count, "", sizes[key]] if key in sizes else ["-inf", "", count])
+        for key in then_read
+    ]
     client = get_redis()
     if is_cluster():
         write_status(status_id, fields)
         added = int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
-        return added, [_pairs(flat) for flat in run_many(reads)]
+        return added, [_pairs_or_size(flat) for flat in run_many(reads)]
     with client.pipeline(transaction=False) as pipe:
         pipe.hset(keys.status(status_id), mapping=to_stored(fields))
         calls: list[Call | None] = [None, ("add_to_profile", profile_keys, profile_args), *reads]
         for call in calls[1:]:
             queue(pipe, client, *call)  # type: ignore[misc]
         _, added, *read = execute(pipe, client, calls)
-    return int(added), [_pairs(flat) for flat in read]
+    return int(added), [_pairs_or_size(flat) for flat in read]
+
+
+def _pairs_or_size(reply: Sequence[str] | int) -> list[tuple[str, float]] | int:
+    return reply if isinstance(reply, int) else _pairs(reply)
 
 
 def _pairs(flat: Sequence[str]) -> list[tuple[str, float]]:

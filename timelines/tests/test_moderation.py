@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from socialsite.redis_client import get_redis
-from timelines import exceptions, keys, selectors, services
+from timelines import exceptions, keys, limits, selectors, services
 from timelines.services import erasure, moderation
 from timelines.tests.helpers import run_worker_burst
 
@@ -23,6 +23,7 @@ NOT_PER_USER = {
     "refill_run",
     "timeline",
     "search_shard",
+    "seen_shard",
     "search_word",
     "tag_timeline",
     "trending_hour",
@@ -112,6 +113,7 @@ def test_deleting_an_account_removes_everything_of_the_person_and_keeps_others_c
     users_keys = [getattr(keys, name)(alice) for name in per_user if name not in NOT_PER_USER]
     assert [key for key in users_keys if get_redis().exists(key)] == []
     assert not get_redis().sismember(keys.SUSPENDED_USERS, alice)
+    assert get_redis().zscore(keys.seen_shard(alice % limits.IDLE_SEEN_SHARDS), alice) is None  # their last visit
     with pytest.raises(exceptions.UnknownUser):
         selectors.get_user_by_login(login="alice")
     bob_now = selectors.get_user(uid=bob)

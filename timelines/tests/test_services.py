@@ -33,6 +33,7 @@ def test_create_user_stores_a_public_profile_without_credentials():
         "following",
         "posts",
         "signup",
+        "seen",  # the last visit (services.idle): signing up is one
     }
 
 

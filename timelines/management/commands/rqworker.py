@@ -2,7 +2,9 @@
 
 Overrides django-rq's command of the same name (this app comes first in INSTALLED_APPS) to make sure the
 site's Redis runs before the worker connects, and to name JSON as the serializer (django-rq's default is pickle;
-``timelines.worker.Worker`` reads JSON whatever is passed); everything else, options included, is django-rq's.
+``timelines.worker.Worker`` reads JSON whatever is passed), and, for a worker that runs the scheduler (as
+``manage.py serve`` starts them), to make sure the periodic idle sweep is scheduled (``services.idle``; every sweep
+schedules the next). Everything else, options included, is django-rq's.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from django_rq.management.commands.rqworker import Command as DjangoRQWorkerComm
 
 from socialsite.redis_client import redis_url
 from timelines.queue import SERIALIZER
+from timelines.services import idle
 
 
 class Command(DjangoRQWorkerCommand):
@@ -24,4 +27,6 @@ class Command(DjangoRQWorkerCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         redis_url()
+        if options.get("with_scheduler"):
+            idle.ensure_sweep_scheduled()
         super().handle(*args, **options)

@@ -4,7 +4,8 @@
 -- Which statuses hold the fields the policy reads is known from profile:held:{author} (keys.profile_held)
 -- for the statuses posted after its member 0's score; the others (and every one, when the policy reads other
 -- fields) are looked at with HMGET. The first copy of a profile makes that set from what it reads.
--- KEYS[1]  user:{uid} or list:{id}            HASH, only checked for existence (the timeline's owner)
+-- KEYS[1]  user:{uid} or list:{id}            HASH, the timeline's owner: nothing is written when it does not
+--          exist or holds "idle" (an idle-dropped timeline, rebuilt when its owner comes back)
 -- KEYS[2]  home:{uid} or list:statuses:{id}   ZSET
 -- KEYS[3]  profile:{author}                   ZSET
 -- KEYS[4]  profile:held:{author}              ZSET (same slot as KEYS[3])
@@ -14,10 +15,10 @@
 -- ARGV[4]  a status key with "\0" where its id goes (keys.status)
 -- ARGV[5]  "1" when KEYS[4] may answer for the fields below (they are among status_hash.HELD_FIELDS)
 -- ARGV[6..]  the stored status fields the policy reads (HMGET)
--- returns  {how many statuses were new, or -1 when the owner does not exist (nothing written),
+-- returns  {how many statuses were new, or -1 when the owner does not exist or is idle (nothing written),
 --           a flat array: for each status holding any of the fields, its id, its score, then one value per
 --           field (nil where it has none)}
-if redis.call('EXISTS', KEYS[1]) == 0 then
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'idle') == 1 then
   return {-1, {}}
 end
 local prefix, suffix = string.match(ARGV[4], '^(.*)%z(.*)$')

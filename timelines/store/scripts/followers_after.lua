@@ -7,9 +7,17 @@
 -- ARGV[2]  cursor member ("" to start from the beginning)
 -- ARGV[3]  batch size
 -- ARGV[4]  optional: "ids" to return the members and only the last one's score
+-- ARGV[5]  optional: a size; a ZSET larger than it is answered with its size alone (an integer), not members
+--          (a new post of an account past the hybrid fan-out threshold, services.pulled, reaches no home)
 -- returns  {member, score, member, score, ...} after the cursor, at most batch size pairs; with "ids",
---          {last score, member, member, ...} ({} when none is left)
+--          {last score, member, member, ...} ({} when none is left); or the size, with ARGV[5]
 local key = KEYS[1]
+if ARGV[5] and ARGV[5] ~= '' then
+  local size = redis.call('ZCARD', key)
+  if size > tonumber(ARGV[5]) then
+    return size
+  end
+end
 local count = tonumber(ARGV[3])
 local start = 0
 if ARGV[2] ~= '' then

@@ -2,7 +2,7 @@
 -- already in a timeline, as itself or through another repost that is still there, is not added again.
 -- Each target is a triple of keys of one slot (its owner's hash, its timeline, its repost tracking); like
 -- push_to_timelines.lua the keys of a batch span slots on one server and are sent per slot on a cluster.
--- KEYS[3i-2]  user:{F} or list:{L}                      only written while it exists
+-- KEYS[3i-2]  user:{F} or list:{L}                      only written while it exists and is not idle-dropped
 -- KEYS[3i-1]  home:{F} or list:statuses:{L}             ZSET  status id -> posted
 -- KEYS[3i]    home:reposts:{F} or list:reposts:{L}      HASH  original id -> repost id standing for it
 -- ARGV[1]  size to trim to
@@ -16,7 +16,8 @@ local added = {}
 for i = 1, #KEYS, 3 do
   local owner, timeline, tracking = KEYS[i], KEYS[i + 1], KEYS[i + 2]
   local result = 0
-  if redis.call('EXISTS', owner) == 1 and not redis.call('ZSCORE', timeline, original) then
+  if redis.call('EXISTS', owner) == 1 and redis.call('HEXISTS', owner, 'idle') == 0
+    and not redis.call('ZSCORE', timeline, original) then
     local standing = redis.call('HGET', tracking, original)
     if not (standing and redis.call('ZSCORE', timeline, standing)) then
       redis.call('ZADD', timeline, posted, repost)

@@ -10,9 +10,12 @@
 -- KEYS[4]  users:limited     SET
 -- KEYS[5..10] with a viewer: likes:{v} ZSET, user:reposts:{v} HASH, blocks:{v}, blocked:by:{v}, mutes:{v},
 --          following:{v} ZSETs
--- ARGV[1]  "timeline" (read a page of KEYS[1]) or "ids" (read the ids ARGV[7..])
--- ARGV[2]  max_id, ARGV[3] since_id, ARGV[4] offset, ARGV[5] count (page_ids.lua; "timeline" mode)
+-- KEYS[11..12] in "merged" mode: pulled:authors ZSET, and following:{owner} ZSET (merge_pulled.lua)
+-- ARGV[1]  "timeline" (read a page of KEYS[1]), "merged" (a home page with the pulled posts of the accounts
+--          its owner follows merged in: hybrid fan-out, store.pulled) or "ids" (read the ids ARGV[7..])
+-- ARGV[2]  max_id, ARGV[3] since_id, ARGV[4] offset, ARGV[5] count (page_ids.lua; "timeline" and "merged")
 -- ARGV[6]  a status key with "\0" where its id goes (keys.status)
+-- ARGV[7]  "merged" mode: a pulled:{uid} key with "\0" where the uid goes; ARGV[8] how many accounts to merge
 -- returns  false when the timeline is empty and its owner does not exist; else {ids, entries, authors}:
 --          ids      {id, ...} newest first
 --          entries  17 values per id: posted, uid, repost_of, reply_count, repost_count, like_count,
@@ -25,11 +28,24 @@
 --          authors  7 values per author of a shown status or original: uid, suspended, limited, then (1/0)
 --                   the viewer blocks them, is blocked by them, mutes them, follows them
 -- include: page_ids
+-- include: merge_pulled
 local ids
 if ARGV[1] == 'timeline' then
   ids = page_ids(KEYS[1], KEYS[2], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]))
   if not ids then
     return false
+  end
+elseif ARGV[1] == 'merged' then
+  -- The first offset + count of the home and of each merged account, merged, then the page cut out of them.
+  local offset, count = tonumber(ARGV[4]), tonumber(ARGV[5])
+  local home = page_ids(KEYS[1], KEYS[2], tonumber(ARGV[2]), tonumber(ARGV[3]), 0, offset + count)
+  if not home then
+    return false
+  end
+  local merged = merge_pulled(home, KEYS[11], KEYS[12], ARGV[7], ARGV[2], ARGV[3], offset + count, tonumber(ARGV[8]))
+  ids = {}
+  for i = offset + 1, math.min(offset + count, #merged) do
+    ids[#ids + 1] = merged[i]
   end
 else
   ids = {}
