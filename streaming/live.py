@@ -198,8 +198,11 @@ class LivePage:
                     return False
                 # Not written to this timeline: a post merged into homes when read (services.pulled) is judged
                 # for this viewer as the read judges it, when it is one of the accounts the home merges.
-                if timeline not in event.timelines and not merged.shows(event):  # type: ignore[attr-defined]
-                    return False
+                if timeline not in event.timelines:  # type: ignore[attr-defined]
+                    if merged.unknown(event):
+                        reset()  # an account just past the pull threshold: read again whom the home merges
+                    elif not merged.shows(event):
+                        return False
                 if event.kind == timeline_events.RESET:  # type: ignore[attr-defined]
                     reset()
                     return False
@@ -268,10 +271,7 @@ class LivePage:
                 stale.clear()
                 try:
                     chunk, ids = await sync_to_async(_snapshot, thread_sensitive=False)(uid, list_id, path)
-                    before = merged.index_keys()
                     await merged.read()
-                    if merged.index_keys() != before:
-                        hub.reindex(subscription, {*subscription.index_keys - before, *merged.index_keys()})
                 except UNAVAILABLE_ERRORS:
                     subscription.cut_off(UNAVAILABLE)  # the browser reconnects and catches up
                     hub.flush()
@@ -400,21 +400,28 @@ class Merged:
     def __init__(self, uid: int | None) -> None:
         self.uid = uid
         self.authors: frozenset[int] = frozenset()
+        self.registry: frozenset[int] = frozenset()
         self.state: Any = None
 
     async def read(self) -> None:
         if self.uid is None:
             return
         read = sync_to_async(selectors.get_followed_pulled_authors, thread_sensitive=False)
-        authors = frozenset(await read(uid=self.uid))
+        registry, followed = await read(uid=self.uid)
+        authors = frozenset(followed)
         if authors:
             related = await sync_to_async(selectors.get_related_ids, thread_sensitive=False)(uid=self.uid)
             chooser = policy.get_policy()
             self.state = await chooser.aload(recipients=(self.uid,), authors=authors | related)
+        self.registry = frozenset(registry)
         self.authors = authors
 
     def index_keys(self) -> set[str]:
-        return {matching.followers_key(author) for author in self.authors}
+        return {matching.PULLED} if self.uid is not None else set()
+
+    def unknown(self, event: Any) -> bool:
+        """A pulled post of an account that was not in the registry when the home last read it."""
+        return self.uid is not None and event.followers_of is not None and event.followers_of not in self.registry
 
     def shows(self, event: Any) -> bool:
         if self.uid is None or event.followers_of not in self.authors or event.kind != timeline_events.POST:

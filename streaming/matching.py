@@ -46,6 +46,9 @@ ALL = "*"
 DELETIONS = "deletions"
 # Every edit (status.updated): a live page that was sent the post swaps the new text in.
 UPDATES = "updates"
+# Every post merged into homes when read (``followers_of``): a live home that does not know its author yet (an
+# account just past the pull threshold) reads again whom it merges.
+PULLED = "pulled"
 GEO = "geo"
 MODERATION = "moderation"
 GEO_CELL_DEGREES = 10
@@ -156,7 +159,7 @@ def user_key(uid: int) -> str:
 def event_index_keys(event: dict[str, Any]) -> set[str]:
     """Every index key of one event (see the module docstring)."""
     if isinstance(event, DeliveryEvent):
-        return set(event.timelines)
+        return {*event.timelines, PULLED} if event.followers_of is not None else set(event.timelines)
     kind = getattr(event, "type", timeline_events.STATUS_CREATED)
     if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.MESSAGE_TYPES:
         return {user_key(int(event["uid"]))}

@@ -129,7 +129,8 @@ def _timeline_messages(
     return statuses
 
 
-def get_followed_pulled_authors(*, uid: int, limit: int = 1000) -> list[int]:
-    """The accounts ``uid`` follows whose posts are merged into homes when read (``services.pulled``): their new
-    posts reach ``uid``'s home by that merge, not by a write (the live home follows them)."""
+def get_followed_pulled_authors(*, uid: int, limit: int = 1000) -> tuple[list[int], list[int]]:
+    """The accounts whose posts are merged into homes when read (``services.pulled``; at most ``limit``, the most
+    recently active), and those of them ``uid`` follows: their new posts reach ``uid``'s home by that merge, not
+    by a write (the live home follows them)."""
     return store.pulled.followed_authors(uid, limit)
