@@ -10,6 +10,7 @@ exist or that the viewer may not see.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from functools import wraps
@@ -17,7 +18,10 @@ from typing import Any, Literal
 from urllib.parse import urlencode
 
 from django.contrib.auth.models import AnonymousUser
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http.multipartparser import MultiPartParser, MultiPartParserError
+from django.utils.datastructures import MultiValueDict
 from django.views.decorators.csrf import csrf_exempt
 
 from api import oauth
@@ -166,12 +170,36 @@ def _body(request: HttpRequest) -> dict[str, Any]:
 
 
 def _form_body(request: HttpRequest) -> QueryDict:
+    if request.content_type == "multipart/form-data":
+        return _multipart(request)[0]
     if request.content_type != "application/x-www-form-urlencoded":
         return QueryDict()
     try:
         return QueryDict(request.body, encoding=request.encoding)
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "The request body is not a valid form") from None
+
+
+def _multipart(request: HttpRequest) -> tuple[QueryDict, MultiValueDict]:
+    """A multipart body of a PATCH or PUT (Django parses those of POSTs only): update_credentials' avatar."""
+    cached = getattr(request, "_api_multipart", None)
+    if cached is None:
+        try:
+            parser = MultiPartParser(request.META, io.BytesIO(request.body), request.upload_handlers, request.encoding)
+            cached = parser.parse()
+        except (MultiPartParserError, ValueError, UnicodeDecodeError):
+            raise ApiError(400, "The request body is not a valid form") from None
+        request._api_multipart = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def file_param(request: HttpRequest, name: str) -> UploadedFile | None:
+    """An uploaded file of a multipart body, whatever the method."""
+    if request.method == "POST":
+        return request.FILES.get(name)
+    if request.content_type != "multipart/form-data":
+        return None
+    return _multipart(request)[1].get(name)
 
 
 def param(request: HttpRequest, name: str) -> Any:

@@ -31,6 +31,7 @@ SCENARIOS = (
     "idle",
     "pulled",
     "capacity",
+    "media",
 )
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
@@ -133,6 +134,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         home_read,
         http,
         idle,
+        media,
         memory,
         mixed,
         post_fanout,
@@ -160,6 +162,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "idle": idle,
         "pulled": pulled,
         "capacity": capacity,
+        "media": media,
     }
     rows = []
     started = time.perf_counter()
@@ -170,7 +173,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         began = time.perf_counter()
         print(f"running {name} ...", file=sys.stderr, flush=True)
         module = modules[name]
-        found = module.run(ctx, trips) if name == "home_read" else module.run(ctx)
+        found = module.run(ctx, trips) if name in ("home_read", "media") else module.run(ctx)
         rows.extend(found)
         print(f"  {name}: {time.perf_counter() - began:.1f}s", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started

@@ -15,7 +15,15 @@ HEADER_SIZE = (1500, 500)
 MAX_PIXELS = 40_000_000
 # Uploads that were never attached to a post are deleted after this many seconds by the clean-up job.
 ORPHAN_AGE = 24 * 3600
+ORPHAN_BATCH = 1000  # deleted per clean-up job
 
 
 def max_upload_bytes() -> int:
     return int(getattr(settings, "SOCIALSITE_MEDIA_MAX_BYTES", 10 * 1024 * 1024))
+
+
+def too_large_message() -> str:
+    """What a refused upload is told: the limit in MB (or kB below one MB)."""
+    limit = max_upload_bytes()
+    size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{max(1, limit // 1024)} kB"
+    return f"Images may be at most {size}."

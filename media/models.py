@@ -28,6 +28,9 @@ class Attachment(models.Model):
     preview_height = models.PositiveIntegerField()
     description = models.CharField(max_length=limits.MAX_DESCRIPTION_LENGTH, blank=True, default="")
     blurhash = models.CharField(max_length=100, blank=True, default="")
+    # The focal point (Mastodon's ``focus``): x and y from -1 to 1, (0, 0) the centre.
+    focus_x = models.FloatField(default=0.0)
+    focus_y = models.FloatField(default=0.0)
     # The post it belongs to, set once when it is posted; None while unattached (only its owner sees it then).
     status_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -10,6 +10,7 @@ these images, or that carry markup or PHP besides the picture (a polyglot), are 
 from __future__ import annotations
 
 import io
+import math
 import re
 from dataclasses import dataclass
 
@@ -54,7 +55,7 @@ def _decode(data: bytes) -> Image.Image:
     if not data:
         raise InvalidImage("The file is empty.")
     if len(data) > limits.max_upload_bytes():
-        raise InvalidImage(f"Images may be at most {limits.max_upload_bytes() // (1024 * 1024)} MB.")
+        raise InvalidImage(limits.too_large_message())
     if _ACTIVE.search(data):
         raise InvalidImage("This file is not a plain image (it carries markup or code).")
     try:
@@ -64,6 +65,11 @@ def _decode(data: bytes) -> Image.Image:
                 raise InvalidImage("This image has too many pixels.")
             probe.verify()  # structure and checksums, without decoding the pixels
         image = Image.open(io.BytesIO(data), formats=FORMATS)
+        if image.format == "JPEG" and max(width, height) > limits.ORIGINAL_SIZE:
+            # Decode a camera-sized JPEG at the smallest DCT scale (1/2, 1/4, 1/8) still at least as large as the
+            # capped original: a 12 MP photo decodes at a quarter of its pixels, for the same 1920 px result.
+            factor = limits.ORIGINAL_SIZE / max(width, height)
+            image.draft("RGB", (math.ceil(width * factor), math.ceil(height * factor)))
         image.load()  # a truncated file fails here, not later while re-encoding
     except InvalidImage:
         raise
@@ -86,16 +92,21 @@ def _flatten(image: Image.Image) -> Image.Image:
     return clean
 
 
-def _encode(image: Image.Image, box: tuple[int, int], fmt: str) -> Rendition:
+def _fit(image: Image.Image, box: tuple[int, int]) -> Image.Image:
+    """A copy of ``image`` within ``box`` (never enlarged)."""
     copy = image.copy()
     copy.thumbnail(box, Image.Resampling.LANCZOS)
     copy.info = {}
+    return copy
+
+
+def _encode(image: Image.Image, fmt: str) -> Rendition:
     out = io.BytesIO()
     if fmt == "JPEG":
-        copy.save(out, "JPEG", quality=85, optimize=True, progressive=True)
+        image.save(out, "JPEG", quality=85, progressive=True)
     else:
-        copy.save(out, "WEBP", quality=85, method=4)
-    return Rendition(data=out.getvalue(), width=copy.width, height=copy.height)
+        image.save(out, "WEBP", quality=85, method=4)
+    return Rendition(data=out.getvalue(), width=image.width, height=image.height)
 
 
 def _blurhash(image: Image.Image) -> str:
@@ -119,18 +130,23 @@ def process(data: bytes, *, kind: str = "image") -> Processed:
     fmt = "WEBP" if image.mode == "RGBA" else "JPEG"
     if kind == "avatar":
         image = _crop(image, (min(image.width, image.height, limits.AVATAR_SIZE),) * 2)
-        original = preview = _encode(image, (limits.AVATAR_SIZE, limits.AVATAR_SIZE), fmt)
+        small = _fit(image, (limits.AVATAR_SIZE, limits.AVATAR_SIZE))
+        original = preview = _encode(small, fmt)
     elif kind == "header":
         width = min(image.width, limits.HEADER_SIZE[0])
         image = _crop(image, (width, max(1, width // 3)))
-        original = preview = _encode(image, limits.HEADER_SIZE, fmt)
+        small = _fit(image, limits.HEADER_SIZE)
+        original = preview = _encode(small, fmt)
     else:
-        original = _encode(image, (limits.ORIGINAL_SIZE, limits.ORIGINAL_SIZE), fmt)
-        preview = _encode(image, (limits.PREVIEW_SIZE, limits.PREVIEW_SIZE), fmt)
+        large = _fit(image, (limits.ORIGINAL_SIZE, limits.ORIGINAL_SIZE))
+        # The preview and the blurhash are drawn from the capped original, not the upload: a fraction of the
+        # pixels to resample for a camera-sized picture, the same result at 640 px.
+        small = _fit(large, (limits.PREVIEW_SIZE, limits.PREVIEW_SIZE))
+        original, preview = _encode(large, fmt), _encode(small, fmt)
     return Processed(
         original=original,
         preview=preview,
         content_type="image/jpeg" if fmt == "JPEG" else "image/webp",
         extension="jpg" if fmt == "JPEG" else "webp",
-        blurhash=_blurhash(image),
+        blurhash=_blurhash(small),
     )

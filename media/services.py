@@ -1,8 +1,11 @@
-"""Writing pictures: storing an upload's processed files, attaching uploads to a post, deleting files.
+"""Writing pictures: storing an upload's processed files (one, or a post box's all or none), describing an
+upload not yet posted, attaching uploads to a post (one conditional UPDATE), and deleting files (a post's, an
+account's, replaced avatars and headers, uploads nobody posted).
 
-Files go through Django's storage API (``default_storage``): a directory under the data dir (``MEDIA_ROOT``),
-so an object store is a storage backend away. Names are ``<token>/original.<ext>`` and
-``preview.<ext>`` with a random token, never anything of the upload's name.
+Files go through Django's storage API (``default_storage``): a directory under the data dir (``MEDIA_ROOT``), or
+an S3-compatible bucket (``socialsite.media_storage``). Names are ``<token>/original.<ext>`` and
+``preview.<ext>`` with a random token, never anything of the upload's name. This module knows nothing of posts
+but their ids: ``timelines.services.pictures`` ties uploads to statuses and profiles.
 """
 
 from __future__ import annotations
@@ -37,10 +40,32 @@ def clean_description(description: str) -> str:
     return description
 
 
-def upload(*, owner: int, data: bytes, description: str = "", kind: str = Attachment.IMAGE) -> Attachment:
+class MediaNotFound(Exception):
+    """No upload of this id that the asker owns."""
+
+
+def clean_focus(focus: str | None) -> tuple[float, float]:
+    """Mastodon's focal point ``"x,y"`` (each from -1.0 to 1.0; absent is the centre). Raises
+    ``processing.InvalidImage``."""
+    if not focus:
+        return 0.0, 0.0
+    try:
+        x_text, y_text = str(focus).split(",")
+        x, y = float(x_text), float(y_text)
+    except ValueError:
+        raise processing.InvalidImage("A focal point is written x,y, each from -1.0 to 1.0.") from None
+    if not (-1.0 <= x <= 1.0 and -1.0 <= y <= 1.0):  # NaN fails both comparisons too
+        raise processing.InvalidImage("A focal point is written x,y, each from -1.0 to 1.0.")
+    return x, y
+
+
+def upload(
+    *, owner: int, data: bytes, description: str = "", kind: str = Attachment.IMAGE, focus: str | None = None
+) -> Attachment:
     """Process ``data`` and store its files for ``owner``. Raises ``processing.InvalidImage`` with nothing
     stored."""
     description = clean_description(description)
+    focus_x, focus_y = clean_focus(focus)
     processed = processing.process(data, kind=kind)
     token = secrets.token_urlsafe(16)
     names: list[str] = []
@@ -66,12 +91,41 @@ def upload(*, owner: int, data: bytes, description: str = "", kind: str = Attach
             preview_height=processed.preview.height,
             description=description,
             blurhash=processed.blurhash,
+            focus_x=focus_x,
+            focus_y=focus_y,
         )
     except BaseException:
         # Nothing half-written: files stored before a failure are removed with it.
         for name in names:
             default_storage.delete(name)
         raise
+
+
+def upload_many(*, owner: int, items: Sequence[tuple[bytes, str]]) -> list[Attachment]:
+    """Process and store the images of one post box (``(data, description)`` each), all or none: at most
+    ``MAX_PER_POST``, and when one is refused the ones stored before it are deleted. Raises ``InvalidMedia``
+    or ``processing.InvalidImage`` (its message naming the image when there are several)."""
+    if len(items) > limits.MAX_PER_POST:
+        raise InvalidMedia(f"A post may carry at most {limits.MAX_PER_POST} images.")
+    stored: list[Attachment] = []
+    try:
+        for number, (data, description) in enumerate(items, start=1):
+            try:
+                stored.append(upload(owner=owner, data=data, description=description))
+            except processing.InvalidImage as error:
+                if len(items) == 1:
+                    raise
+                raise processing.InvalidImage(f"Image {number}: {error.message}") from None
+    except BaseException:
+        _delete(stored)
+        raise
+    return stored
+
+
+def discard(*, owner: int, media_ids: Sequence[int]) -> int:
+    """Delete ``owner``'s uploads ``media_ids`` that no post has (a post that was refused after its images
+    were stored)."""
+    return _delete(list(Attachment.objects.filter(pk__in=list(media_ids), owner=owner, status_id__isnull=True)))
 
 
 def claimable(*, owner: int, media_ids: Sequence[object]) -> list[int]:
@@ -89,8 +143,54 @@ def claimable(*, owner: int, media_ids: Sequence[object]) -> list[int]:
     return ids
 
 
-def attach(*, owner: int, media_ids: Sequence[int], status_id: int) -> None:
-    Attachment.objects.filter(pk__in=media_ids, owner=owner, status_id__isnull=True).update(status_id=status_id)
+def attach(*, owner: int, media_ids: Sequence[int], status_id: int) -> list[Attachment]:
+    """Give the unattached images ``media_ids`` of ``owner`` to the new post ``status_id``, all or none, and
+    return them in that order. One conditional UPDATE, so two posts racing for one upload cannot both have it:
+    the loser gets ``InvalidMedia`` and keeps none."""
+    with transaction.atomic():
+        claimed = Attachment.objects.filter(
+            pk__in=media_ids, owner=owner, kind=Attachment.IMAGE, status_id__isnull=True
+        ).update(status_id=status_id)
+        if claimed != len(media_ids):
+            transaction.set_rollback(True)
+            raise InvalidMedia()
+    return for_status(media_ids)
+
+
+def detach(*, status_id: int) -> None:
+    """Undo ``attach`` for a post that could not be written: its images are unattached uploads again."""
+    Attachment.objects.filter(status_id=status_id).update(status_id=None)
+
+
+def get_own(*, owner: int, media_id: object) -> Attachment:
+    """``owner``'s upload ``media_id``. Raises ``MediaNotFound`` (someone else's is not found either)."""
+    try:
+        pk = int(str(media_id))
+    except ValueError:
+        raise MediaNotFound() from None
+    found = Attachment.objects.filter(pk=pk, owner=owner, kind=Attachment.IMAGE).first()
+    if found is None:
+        raise MediaNotFound()
+    return found
+
+
+def update(*, owner: int, media_id: object, description: str | None = None, focus: str | None = None) -> Attachment:
+    """Change the alt text or focal point of ``owner``'s upload while it is not posted yet (as Mastodon: a
+    posted image changes with an edit of its post). Raises ``MediaNotFound``, ``InvalidMedia`` (posted
+    already) or ``processing.InvalidImage``."""
+    attachment = get_own(owner=owner, media_id=media_id)
+    if attachment.status_id is not None:
+        raise InvalidMedia("This image is posted already; it cannot be changed.")
+    changed: list[str] = []
+    if description is not None:
+        attachment.description = clean_description(description)
+        changed.append("description")
+    if focus is not None:
+        attachment.focus_x, attachment.focus_y = clean_focus(focus)
+        changed += ["focus_x", "focus_y"]
+    if changed:
+        attachment.save(update_fields=changed)
+    return attachment
 
 
 def for_status(media_ids: Sequence[int]) -> list[Attachment]:
@@ -113,6 +213,11 @@ def delete_for_status(status_id: int) -> int:
     return _delete(list(Attachment.objects.filter(status_id=status_id)))
 
 
+def delete_tokens(tokens: Sequence[str]) -> int:
+    """Delete the pictures of these URL tokens (an avatar or header replaced)."""
+    return _delete(list(Attachment.objects.filter(token__in=[token for token in tokens if token])))
+
+
 def delete_for_owner(owner: int) -> int:
     """Delete every file of a deleted account."""
     return _delete(list(Attachment.objects.filter(owner=owner)))
@@ -122,5 +227,9 @@ def delete_orphans() -> int:
     """Delete the post images never attached to a post within ``limits.ORPHAN_AGE`` of their upload."""
     cutoff = timezone.now() - timedelta(seconds=limits.ORPHAN_AGE)
     return _delete(
-        list(Attachment.objects.filter(kind=Attachment.IMAGE, status_id__isnull=True, created__lt=cutoff)[:1000])
+        list(
+            Attachment.objects.filter(kind=Attachment.IMAGE, status_id__isnull=True, created__lt=cutoff)[
+                : limits.ORPHAN_BATCH
+            ]
+        )
     )

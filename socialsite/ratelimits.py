@@ -82,6 +82,7 @@ LIMITS: dict[str, Limit] = {
         Limit("login_ip", "RATE_LIMIT_LOGIN_FAILURES_PER_IP", "ip"),
         Limit("signup", "RATE_LIMIT_SIGNUPS_PER_IP", "ip"),
         Limit("posts", "RATE_LIMIT_POSTS_PER_USER", "user"),
+        Limit("media", "RATE_LIMIT_MEDIA_PER_USER", "user"),
         Limit("follows", "RATE_LIMIT_FOLLOWS_PER_USER", "user"),
         Limit("reports", "RATE_LIMIT_REPORTS_PER_USER", "user"),
         Limit("search", "RATE_LIMIT_SEARCHES_PER_IP", "ip"),

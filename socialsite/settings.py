@@ -23,8 +23,9 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
-from socialsite import embedded_redis, secret_key
+from socialsite import embedded_redis, media_storage, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -251,12 +252,18 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
-# Pictures (the media app): files under var/media/, through Django's storage API (default_storage), so another
-# storage backend is one STORAGES entry away.
+# Pictures (the media app): files under var/media/, or in an S3-compatible bucket with SOCIALSITE_MEDIA_STORAGE=s3
+# (socialsite/media_storage.py), always through Django's storage API (default_storage).
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
 SOCIALSITE_MEDIA_MAX_BYTES = int(os.environ.get("SOCIALSITE_MEDIA_MAX_BYTES") or 10 * 1024 * 1024)
-_DEFAULT_STORAGE = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+try:
+    _DEFAULT_STORAGE = media_storage.default_storage_setting(os.environ)
+except media_storage.StorageSettingError as _error:
+    raise ImproperlyConfigured(str(_error)) from None
+# With a path ("/protected-media/"), pictures on disk are sent by the proxy: after the policy check the site answers
+# with X-Accel-Redirect to that path + the file's name, which nginx maps to MEDIA_ROOT as an internal location.
+SOCIALSITE_MEDIA_ACCEL_REDIRECT = os.environ.get("SOCIALSITE_MEDIA_ACCEL_REDIRECT", "")
 # Uploads are read into memory up to this size (an image is processed whole anyway).
 FILE_UPLOAD_MAX_MEMORY_SIZE = SOCIALSITE_MEDIA_MAX_BYTES
 STORAGES = {
@@ -301,6 +308,8 @@ RATE_LIMIT_LOGIN_FAILURES_PER_LOGIN = env_str("RATE_LIMIT_LOGIN_FAILURES_PER_LOG
 RATE_LIMIT_LOGIN_FAILURES_PER_IP = env_str("RATE_LIMIT_LOGIN_FAILURES_PER_IP", "25/5m")
 RATE_LIMIT_SIGNUPS_PER_IP = env_str("RATE_LIMIT_SIGNUPS_PER_IP", "5/30m")
 RATE_LIMIT_POSTS_PER_USER = env_str("RATE_LIMIT_POSTS_PER_USER", "300/3h")
+# Image uploads (each is decoded and re-encoded): Mastodon allows 30 per 30 minutes; the post box sends up to 4.
+RATE_LIMIT_MEDIA_PER_USER = env_str("RATE_LIMIT_MEDIA_PER_USER", "120/30m")
 RATE_LIMIT_FOLLOWS_PER_USER = env_str("RATE_LIMIT_FOLLOWS_PER_USER", "400/1d")
 RATE_LIMIT_REPORTS_PER_USER = env_str("RATE_LIMIT_REPORTS_PER_USER", "20/1h")
 RATE_LIMIT_SEARCHES_PER_IP = env_str("RATE_LIMIT_SEARCHES_PER_IP", "60/1m")

@@ -22,6 +22,7 @@ import json
 from typing import Any
 
 from timelines import events as timeline_events
+from timelines.records import media_of
 
 KEEPALIVE = b"\r\n"
 LINE_END = b"\r\n"
@@ -136,6 +137,23 @@ def is_deletion(event: dict[str, Any]) -> bool:
     return event.get("deleted") is True
 
 
+def media_array(stored: Any) -> list[dict[str, Any]]:
+    """A status's images as the streams carry them: type, URL paths of the image and its preview, sizes, alt
+    text (the same URLs the site serves, checked against the post's policy on every fetch)."""
+    return [
+        {
+            "id": item.id,
+            "type": item.type,
+            "url": item.url,
+            "preview_url": item.preview_url,
+            "width": item.width,
+            "height": item.height,
+            "description": item.description,
+        }
+        for item in media_of(stored)
+    ]
+
+
 def wire_line(event: dict[str, Any]) -> bytes:
     """The line a streaming client receives for ``event``, cached on the event when it is a ``StreamEvent``."""
     cache = event.cache if isinstance(event, StreamEvent) else None
@@ -144,8 +162,12 @@ def wire_line(event: dict[str, Any]) -> bytes:
     if is_deletion(event):
         text = json.dumps({"id": event["id"], "deleted": True}, separators=(",", ":"))
     else:
-        # The status exactly as stored and published, compact, UTF-8 kept: the stream's bytes since book 8.5.
-        text = json.dumps(dict(event), separators=(",", ":"), ensure_ascii=False)
+        # The status exactly as stored and published, compact, UTF-8 kept: the stream's bytes since book 8.5;
+        # its images (stored as JSON text) as an array of what a client shows.
+        fields = dict(event)
+        if "media" in fields:
+            fields["media"] = media_array(fields["media"])
+        text = json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
     line = text.encode() + LINE_END
     if cache is not None:
         cache["line"] = line

@@ -36,6 +36,7 @@ REPLY_TOO_WIDE = "This reply answers a post for “{level}”: it cannot be “{
 CANNOT_MESSAGE = "You cannot message @{login}."
 TOO_MANY_RECIPIENTS = f"A conversation has at most {limits.MAX_MESSAGE_PARTICIPANTS} people, you included."
 CONVERSATION_NOT_FOUND = "No such conversation."
+INVALID_MEDIA = "These images cannot be attached: each must be your own upload, not yet posted."
 NO_SEARCH_WORDS = "Search for at least one word; very common words such as “the” are not searched."
 
 
@@ -67,6 +68,13 @@ class UnknownUser(TimelineError):
 
 class StatusNotFound(TimelineError):
     default_message = STATUS_NOT_FOUND
+
+
+class InvalidMedia(TimelineError):
+    """Images a post may not carry: someone else's upload, one already posted or gone, more than four, or an
+    upload or description refused (its message says which)."""
+
+    default_message = INVALID_MEDIA
 
 
 class InvalidMessage(TimelineError):

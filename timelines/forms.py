@@ -14,6 +14,7 @@ def _visibility_field() -> forms.ChoiceField:
 class PostForm(forms.Form):
     message = forms.CharField(
         label="What's happening?",
+        required=False,  # a post of images alone has none; the service says when one is needed
         max_length=limits.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
         strip=False,
         widget=forms.Textarea(
@@ -21,16 +22,19 @@ class PostForm(forms.Form):
         ),
     )
     visibility = _visibility_field()
+    sensitive = forms.BooleanField(label="Sensitive", required=False)
 
 
 class ReplyForm(forms.Form):
     message = forms.CharField(
         label="Your reply",
+        required=False,  # a reply of images alone has none; the service says when one is needed
         max_length=limits.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
         strip=False,
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH}),
     )
     visibility = _visibility_field()
+    sensitive = forms.BooleanField(label="Sensitive", required=False)
 
 
 class ListNameForm(forms.Form):
@@ -75,6 +79,20 @@ class ProfileForm(forms.Form):
         help_text="Only people you approve see your new posts; following you becomes a request. Your earlier "
         "posts keep the visibility they had.",
     )
+    avatar = forms.FileField(
+        label="Avatar",
+        required=False,
+        help_text="A square picture (JPEG, PNG, GIF or WebP), cropped around its centre. Shown beside your posts.",
+        widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/gif,image/webp"}),
+    )
+    remove_avatar = forms.BooleanField(label="Remove avatar", required=False)
+    header = forms.FileField(
+        label="Header",
+        required=False,
+        help_text="A wide picture across the top of your profile (3:1).",
+        widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/gif,image/webp"}),
+    )
+    remove_header = forms.BooleanField(label="Remove header", required=False)
     default_visibility = forms.ChoiceField(
         label="Default post visibility",
         choices=list(visibility.LABELS.items()),

@@ -185,6 +185,14 @@ def enqueue_erasure(*, uid: int, phase: str) -> None:
     )
 
 
+def enqueue_media_cleanup(*, more: bool = False) -> None:
+    """Queue the hourly clean-up of uploads never posted (``services.pictures.clean_up_media``): one job id per
+    hour, so the maintenance passes of every worker queue it once; ``more``: the next batch of a full one."""
+    hour = time.strftime("%Y%m%d%H", time.gmtime())
+    job_id = f"clean-media-{hour}-{time.time_ns()}" if more else f"clean-media-{hour}"
+    _enqueue("clean_media", job_id=job_id, description="delete uploads never posted", kwargs={})
+
+
 # --- refills -------------------------------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ dicts before it existed: scripts written against the Python API keep working, an
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,9 @@ class User:
     default_visibility: str = _visibility.PUBLIC
     # The server of another server's account (issue 22's federation; timelines.uris); None for a local one.
     domain: str | None = None
+    # The URL tokens of the avatar and header pictures (``media``), "" for none.
+    avatar: str = ""
+    header: str = ""
 
     @property
     def acct(self) -> str:
@@ -69,7 +73,82 @@ class User:
                 account_default=fields.get("default_visibility"), account_private=bool(fields.get("private"))
             ),
             domain=fields.get("domain") or None,
+            avatar=fields.get("avatar") or "",
+            header=fields.get("header") or "",
         )
+
+
+@dataclass(frozen=True, slots=True)
+class MediaItem:
+    """One image of a post, as its status hash keeps it for display (``media``, a JSON list written once when
+    the post is made): the attachment's id (the reference to its SQL record, ``media.models.Attachment``, which
+    owns the files and is what serving checks), its URL token, sizes, alt text, blurhash and focal point."""
+
+    id: int
+    token: str
+    width: int
+    height: int
+    preview_width: int
+    preview_height: int
+    description: str = ""
+    blurhash: str = ""
+    focus_x: float = 0.0
+    focus_y: float = 0.0
+    type: str = "image"
+
+    @property
+    def url(self) -> str:
+        return f"/media/{self.token}/original"
+
+    @property
+    def preview_url(self) -> str:
+        return f"/media/{self.token}/preview"
+
+    def as_stored(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "token": self.token,
+            "w": self.width,
+            "h": self.height,
+            "pw": self.preview_width,
+            "ph": self.preview_height,
+            "alt": self.description,
+            "blurhash": self.blurhash,
+            "focus": [self.focus_x, self.focus_y],
+        }
+
+    @classmethod
+    def from_stored(cls, item: Mapping[str, Any]) -> MediaItem:
+        focus = item.get("focus") or (0.0, 0.0)
+        return cls(
+            id=int(item["id"]),
+            token=str(item["token"]),
+            width=int(item["w"]),
+            height=int(item["h"]),
+            preview_width=int(item["pw"]),
+            preview_height=int(item["ph"]),
+            description=str(item.get("alt") or ""),
+            blurhash=str(item.get("blurhash") or ""),
+            focus_x=float(focus[0]),
+            focus_y=float(focus[1]),
+        )
+
+
+def stored_media(items: Any) -> str:
+    """The ``media`` field of a status hash for ``items`` (``MediaItem``s)."""
+    return json.dumps([item.as_stored() for item in items], separators=(",", ":"), ensure_ascii=False)
+
+
+def media_of(value: Any) -> tuple[MediaItem, ...]:
+    """The images of a status hash's ``media`` field (a JSON string as stored, or the list an event carries);
+    () for none or for anything malformed."""
+    if not value:
+        return ()
+    try:
+        items = json.loads(value) if isinstance(value, str | bytes) else value
+        return tuple(MediaItem.from_stored(item) for item in items)
+    except (ValueError, TypeError, KeyError, IndexError):
+        return ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +182,9 @@ class Status(Mapping[str, Any]):
     # Who may see it (``timelines.visibility``): public, unlisted, private or direct. A hash written before
     # visibilities existed reads as private when it carries the older ``private`` flag, else as public.
     visibility: str = _visibility.PUBLIC
+    # Its images (at most four), and whether they are hidden behind "Show sensitive content".
+    media: tuple[MediaItem, ...] = ()
+    sensitive: bool = False
     # Edits (issue 19): when the text last changed (None: never edited) and how many times it did; the earlier
     # versions are read with ``selectors.get_status_history``.
     edited_at: float | None = None
@@ -129,6 +211,9 @@ class Status(Mapping[str, Any]):
         _SET_MENTION_LOGINS(status, tuple(login for _, login in mentions))
         # Left in ``extra`` too, so the mapping (and ``as_dict``) keeps the field as stored.
         _SET_VISIBILITY(status, _visibility.level(extra.get("visibility"), extra.get("private")))
+        # Left in ``extra`` as stored too, like the visibility.
+        _SET_MEDIA(status, media_of(extra.get("media")))
+        _SET_SENSITIVE(status, bool(extra.get("sensitive")))
         _SET_EXTRA(status, extra)
         return status
 
@@ -220,6 +305,8 @@ _SLOTS = tuple(Status.__dataclass_fields__)
 _SLOT_SETTERS = {name: Status.__dict__[name].__set__ for name in _SLOTS}
 _FIELDS = frozenset(name for name in Status.__dataclass_fields__ if name != "extra")
 _SET_VISIBILITY = Status.__dict__["visibility"].__set__
+_SET_MEDIA = Status.__dict__["media"].__set__
+_SET_SENSITIVE = Status.__dict__["sensitive"].__set__
 _SET_ID, _SET_UID, _SET_LOGIN, _SET_NAME, _SET_MESSAGE, _SET_POSTED, _SET_EXTRA, _SET_MENTION_LOGINS = (
     Status.__dict__[name].__set__ for name in (*CORE_STATUS_FIELDS, "extra", "mention_logins")
 )

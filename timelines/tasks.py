@@ -8,7 +8,7 @@ retries and uniqueness.
 from __future__ import annotations
 
 from timelines import limits
-from timelines.services import cleanup, delivery, erasure, idle, lists, moderation, refill
+from timelines.services import cleanup, delivery, erasure, idle, lists, moderation, pictures, refill
 
 
 def deliver(
@@ -80,3 +80,8 @@ def erase(*, uid: int, phase: str) -> str | None:
 def sweep_idle(*, shard: int, started: float) -> int:
     """One batch of the periodic idle sweep; it queues the next batch, or schedules the next sweep, itself."""
     return idle.sweep_step(shard=shard, started=started).dropped
+
+
+def clean_media() -> int:
+    """Delete the uploads nobody posted within a day (a batch; the batch queues the next when there is more)."""
+    return pictures.clean_up_media()

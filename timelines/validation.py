@@ -59,6 +59,8 @@ RESERVED_STATUS_FIELDS = frozenset(
         "liked",
         "reposted",
         "version",
+        "media",
+        "sensitive",
     }
 )
 
@@ -164,18 +166,19 @@ def clean_query(query: str) -> str:
     return query
 
 
-def clean_message(message: str) -> str:
+def clean_message(message: str, *, allow_empty: bool = False) -> str:
     """The message as it will be stored: NFC-normalised, newlines unified, control characters dropped, and
     invisible characters at either end stripped.
 
-    Raises ``InvalidMessage`` when nothing visible is left or it is longer than ``MAX_MESSAGE_LENGTH``
-    characters (counted as typed: links and mentions count for what they are).
+    Raises ``InvalidMessage`` when nothing visible is left (unless ``allow_empty``: a post of images alone) or
+    it is longer than ``MAX_MESSAGE_LENGTH`` characters (counted as typed: links and mentions count for what
+    they are).
     """
     if not isinstance(message, str):
         raise exceptions.InvalidMessage()
     message = unicodedata.normalize("NFC", message).replace("\r\n", "\n").replace("\r", "\n")
     message = strip_invisible(_drop_controls(message, keep="\n\t"))
-    if not message:
+    if not message and not allow_empty:
         raise exceptions.InvalidMessage(exceptions.EMPTY_MESSAGE)
     if len(message) > limits.MAX_MESSAGE_LENGTH:
         raise exceptions.InvalidMessage(exceptions.MESSAGE_TOO_LONG)

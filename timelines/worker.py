@@ -50,7 +50,7 @@ from rq.utils import now
 from rq.worker import WorkerStatus
 
 from socialsite import orphans
-from timelines.queue import SERIALIZER
+from timelines.queue import SERIALIZER, enqueue_media_cleanup
 
 # All four follow one setting (SOCIALSITE_WORKER_HEARTBEAT_SECONDS, 5 s by default, which gives the figures above).
 JOB_MONITORING_INTERVAL = max(1, settings.WORKER_HEARTBEAT_SECONDS)
@@ -194,4 +194,8 @@ class Worker(rq.SimpleWorker):
                     PromptIntermediateQueue(queue.key, connection=queue.connection).cleanup(self, queue)
                 finally:
                     queue.release_maintenance_lock()
+        try:
+            enqueue_media_cleanup()  # once an hour whoever runs it (one job id per hour)
+        except Exception:  # a maintenance pass must not stop the worker; the next pass tries again
+            self.log.exception("Could not queue the clean-up of unposted uploads")
         self.last_cleaned_at = now()

@@ -50,6 +50,7 @@ def _row(status: Status, state: str, back: str) -> dict[str, Any]:
         "login": status.login,
         "name": status.name,
         "message": status.message,
+        "media": status.media,
         "posted": datetime.fromtimestamp(status.posted, tz=UTC),
         "replies": status.reply_count,
         "reposts": status.repost_count,

@@ -11,6 +11,8 @@ from django.test import Client
 
 from accounts import moderation
 from accounts.models import User
+from media import services as media_services
+from media.tests import images
 from timelines import selectors, services
 from timelines.selectors import moderated_statuses
 
@@ -96,3 +98,17 @@ def test_a_query_or_cursor_that_is_no_plain_number_is_never_a_500(moderator_clie
     for cursor in ("²", "٣", "1\n", "9" * 20, " 5"):
         response = moderator_client.get(LIST, {"max_id": cursor})
         assert response.status_code == 400 and b"errornote" in response.content, cursor
+
+
+def test_moderators_see_a_private_posts_images_that_others_may_not(
+    moderator_client: Client, alice: User, bob: User, settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    picture = media_services.upload(owner=alice.uid, data=images.jpeg(), description="A private picture")
+    services.post_status(uid=alice.uid, message="followers only", visibility="private", media_ids=[picture.pk])
+    page = moderator_client.get(LIST).content.decode()
+    assert f'src="/media/{picture.token}/preview" alt="A private picture"' in page
+    assert moderator_client.get(f"/media/{picture.token}/preview").status_code == 200
+    stranger = Client()
+    stranger.force_login(bob)
+    assert stranger.get(f"/media/{picture.token}/preview").status_code == 404

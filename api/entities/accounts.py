@@ -6,7 +6,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from api.entities.common import avatar, html, iso, profile
+from api.entities.common import absolute, avatar, html, iso, profile
 from timelines import uris
 from timelines.records import User
 from timelines.selectors import Relationship
@@ -14,7 +14,8 @@ from timelines.selectors import Relationship
 
 def account(request: HttpRequest, user: User) -> dict[str, Any]:
     url = profile(request, user.login)
-    picture = avatar(request)
+    picture = absolute(request, f"/media/{user.avatar}/original") if user.avatar else avatar(request)
+    header = absolute(request, f"/media/{user.header}/original") if user.header else ""
     return {
         "id": str(user.id),
         "username": user.login,
@@ -33,8 +34,8 @@ def account(request: HttpRequest, user: User) -> dict[str, Any]:
         "uri": uris.account_uri(user.login),
         "avatar": picture,
         "avatar_static": picture,
-        "header": "",
-        "header_static": "",
+        "header": header,
+        "header_static": header,
         "followers_count": user.followers,
         "following_count": user.following,
         "statuses_count": user.posts,

@@ -14,6 +14,7 @@ from django.http import HttpRequest
 
 from api.entities.accounts import account
 from api.entities.common import html, iso, profile, status_page, tag_page
+from api.entities.media import media_attachment
 from timelines import selectors, uris, visibility
 from timelines.records import Status, StatusVersion, TimelineEntry, User
 
@@ -40,10 +41,10 @@ def _status(request: HttpRequest, status: Status, author: User, entry: TimelineE
         "content": html(request, status.message, status.mention_logins),
         "text": None,
         "visibility": visibility.of_status(status),
-        "sensitive": False,
+        "sensitive": status.sensitive,
         "spoiler_text": "",
         "language": None,
-        "media_attachments": [],
+        "media_attachments": [media_attachment(request, item) for item in status.media],
         "application": None,
         "mentions": [
             {"id": str(uid), "username": login, "acct": login, "url": profile(request, login)}

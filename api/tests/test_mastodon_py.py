@@ -5,6 +5,7 @@ its token's scopes do not allow."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import urllib.error
@@ -20,6 +21,7 @@ from django.test import Client
 from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, StreamListener
 
 from api.tests.helpers import PASSWORD, person
+from media.tests import images
 from socialsite import testing
 from timelines.services import moderation
 
@@ -120,6 +122,65 @@ def test_mastodon_py_with_a_read_token_cannot_post_and_private_posts_stay_hidden
     with pytest.raises(MastodonNotFoundError):
         mallory.status_context(hidden["id"])
     assert mallory.account_statuses(carol.me()["id"]) == []
+
+
+def test_mastodon_py_posts_images_with_alt_texts(site):
+    """media_post, media_update and status_post(media_ids=...), as an app posts a photo; only_media lists it."""
+    person("iris")
+    person("rex")
+    iris = log_in(site, "iris", ["read", "write"])
+    photo = iris.media_post(
+        io.BytesIO(images.jpeg((1200, 800))),
+        mime_type="image/jpeg",
+        file_name="IMG_0001.jpg",
+        description="A flag, half blue",
+        focus=(0.25, -0.5),
+    )
+    assert photo["type"] == "image" and photo["description"] == "A flag, half blue"
+    assert photo["meta"]["original"]["width"] == 1200 and photo["meta"]["small"]["width"] == 640
+    assert photo["meta"]["focus"] == {"x": 0.25, "y": -0.5}
+    assert photo["blurhash"] and photo["url"].startswith(site + "/media/")
+    tile = iris.media_post(io.BytesIO(images.png((64, 64))), mime_type="image/png", file_name="tile.png")
+    assert iris.media_update(tile["id"], description="A green tile")["description"] == "A green tile"
+
+    posted = iris.status_post("Two pictures", media_ids=[photo, tile["id"]], sensitive=True)
+    assert [media["id"] for media in posted["media_attachments"]] == [photo["id"], tile["id"]]
+    assert [media["description"] for media in posted["media_attachments"]] == ["A flag, half blue", "A green tile"]
+    assert posted["sensitive"] is True
+    images_only = iris.status_post("", media_ids=[iris.media_post(io.BytesIO(images.jpeg()), mime_type="image/jpeg")])
+    assert images_only["content"] == "" and len(images_only["media_attachments"]) == 1
+
+    rex = log_in(site, "rex", ["read", "write"])
+    shown = rex.status(posted["id"])
+    assert shown["media_attachments"][1]["preview_url"] == posted["media_attachments"][1]["preview_url"]
+    with urllib.request.urlopen(shown["media_attachments"][0]["url"], timeout=testing.WAIT_SECONDS) as response:
+        assert response.headers["Content-Type"] == "image/jpeg"  # a public post's image: anyone may fetch it
+    with pytest.raises(MastodonAPIError) as stolen:
+        rex.status_post("mine now", media_ids=[iris.media_post(io.BytesIO(images.jpeg()), mime_type="image/jpeg")])
+    assert stolen.value.args[1] == 422
+    with pytest.raises(MastodonAPIError) as fake:
+        rex.media_post(io.BytesIO(b"<html><body>hi</body></html>"), mime_type="image/jpeg", file_name="x.jpg")
+    assert fake.value.args[1] == 422
+    with pytest.raises(MastodonNotFoundError):
+        rex.media_update(tile["id"], description="not yours")
+    rex.status_post("just words")
+    iris_id = iris.me()["id"]
+    assert [status["id"] for status in rex.account_statuses(iris_id, only_media=True)] == [
+        images_only["id"],
+        posted["id"],
+    ]
+    assert rex.account_statuses(rex.me()["id"], only_media=True) == []
+
+    updated = iris.account_update_credentials(
+        avatar=io.BytesIO(images.png((500, 500))), avatar_mime_type="image/png", display_name="Iris W"
+    )
+    assert updated["display_name"] == "Iris W" and "/media/" in updated["avatar"]
+    assert rex.account(iris_id)["avatar"] == updated["avatar"]
+    with urllib.request.urlopen(updated["avatar"], timeout=testing.WAIT_SECONDS) as response:
+        assert response.headers["Content-Type"] == "image/jpeg"
+    with pytest.raises(MastodonAPIError) as refused:
+        iris.account_update_credentials(header=io.BytesIO(b"GIF89a<?php ?>"), header_mime_type="image/gif")
+    assert refused.value.args[1] == 422
 
 
 def hub(url: str) -> dict:

@@ -76,8 +76,8 @@ def account_statuses(request: HttpRequest, account_id: str) -> Any:
     user = _user(account_id)
     viewer = request.viewer_uid  # type: ignore[attr-defined]
     limit = limit_param(request)
-    # Pinned posts and media do not exist here: both lists are empty.
-    if bool_param(request, "pinned") or bool_param(request, "only_media"):
+    # Pinned posts do not exist here: that list is empty.
+    if bool_param(request, "pinned"):
         return paginated(request, [], [], limit=limit)
     # A private account shows its posts to approved followers only; a block hides them both ways.
     if not policy.may_see_profile(viewer=viewer, author=user.id):
@@ -95,6 +95,10 @@ def account_statuses(request: HttpRequest, account_id: str) -> Any:
         entries = [entry for entry in entries if entry.reposted_by is not None or not entry.status.is_reply]
     if bool_param(request, "exclude_reblogs"):
         entries = [entry for entry in entries if entry.reposted_by is None]
+    if bool_param(request, "only_media"):
+        # The account's own posts with images (as Mastodon: its reposts are left out), filtered from the page,
+        # whose cursors stay those of the whole page as for the filters above.
+        entries = [entry for entry in entries if entry.reposted_by is None and entry.status.media]
     return paginated(request, statuses(request, entries), cursors, limit=limit)
 
 

@@ -10,6 +10,7 @@ from django.http import HttpRequest
 
 from api.entities.common import absolute, avatar
 from api.http import endpoint
+from media import limits as media_limits
 from timelines import limits
 
 SOFTWARE_VERSION = "0.1.0"
@@ -21,17 +22,24 @@ SOURCE_URL = "https://github.com/"
 
 _STATUSES = {
     "max_characters": limits.MAX_MESSAGE_LENGTH,
-    "max_media_attachments": 0,
+    "max_media_attachments": media_limits.MAX_PER_POST,
     "characters_reserved_per_url": 0,
 }
-_MEDIA = {
-    "supported_mime_types": [],
-    "image_size_limit": 0,
-    "image_matrix_limit": 0,
-    "video_size_limit": 0,
-    "video_frame_rate_limit": 0,
-    "video_matrix_limit": 0,
-}
+
+
+def _media() -> dict[str, Any]:
+    """Images only (no video): the formats, bytes and pixels ``media.processing`` accepts."""
+    return {
+        "supported_mime_types": ["image/jpeg", "image/png", "image/gif", "image/webp"],
+        "image_size_limit": media_limits.max_upload_bytes(),
+        "image_matrix_limit": media_limits.MAX_PIXELS,
+        "video_size_limit": 0,
+        "video_frame_rate_limit": 0,
+        "video_matrix_limit": 0,
+        "description_limit": media_limits.MAX_DESCRIPTION_LENGTH,
+    }
+
+
 # Polls are not supported: no options allowed.
 _POLLS = {"max_options": 0, "max_characters_per_option": 0, "min_expiration": 0, "max_expiration": 0}
 
@@ -63,7 +71,7 @@ def instance_v1(request: HttpRequest) -> Any:
         "configuration": {
             "accounts": {"max_featured_tags": 0},
             "statuses": _STATUSES,
-            "media_attachments": _MEDIA,
+            "media_attachments": _media(),
             "polls": _POLLS,
         },
         "contact_account": None,
@@ -88,7 +96,7 @@ def instance_v2(request: HttpRequest) -> Any:
             "vapid": {"public_key": ""},
             "accounts": {"max_featured_tags": 0, "max_pinned_statuses": 0},
             "statuses": _STATUSES,
-            "media_attachments": _MEDIA,
+            "media_attachments": _media(),
             "polls": _POLLS,
             "translation": {"enabled": False},
         },

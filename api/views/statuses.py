@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from api import idempotency
 from api.entities.accounts import account
 from api.entities.statuses import status, status_edits, statuses
-from api.http import ApiError, endpoint, id_param, limit_param, not_found, parse_id, text_param
+from api.http import ApiError, bool_param, endpoint, id_param, limit_param, list_param, not_found, parse_id, text_param
 from api.limits import rate_limited
 from timelines import exceptions, limits, selectors, services, visibility
 from timelines.records import TimelineEntry
@@ -43,6 +43,7 @@ def _post(request: HttpRequest) -> int:
     if chosen is not None and chosen not in VISIBILITIES:
         raise ApiError(422, f"Validation failed: Visibility is not included in the list ({chosen[:20]!r})")
     in_reply_to = id_param(request, "in_reply_to_id")
+    media_ids = list_param(request, "media_ids")
     with rate_limited(request, "posts"):
         try:
             return services.post_status(
@@ -50,8 +51,15 @@ def _post(request: HttpRequest) -> int:
                 message=message or "",
                 in_reply_to=in_reply_to or None,
                 visibility=chosen,
+                media_ids=media_ids,
+                sensitive=bool_param(request, "sensitive"),
             )
-        except (exceptions.InvalidMessage, exceptions.InvalidStatusData, exceptions.InvalidVisibility) as error:
+        except (
+            exceptions.InvalidMessage,
+            exceptions.InvalidStatusData,
+            exceptions.InvalidVisibility,
+            exceptions.InvalidMedia,
+        ) as error:
             raise ApiError(422, f"Validation failed: {error.message}") from None
         except exceptions.StatusNotFound:
             raise not_found() from None

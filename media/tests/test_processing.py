@@ -76,3 +76,11 @@ def test_too_large_upload_is_refused(settings) -> None:  # type: ignore[no-untyp
     settings.SOCIALSITE_MEDIA_MAX_BYTES = 100
     with pytest.raises(processing.InvalidImage, match="at most"):
         processing.process(images.jpeg())
+
+
+def test_a_camera_sized_jpeg_is_decoded_at_a_smaller_scale_with_the_same_result() -> None:
+    # 4000 x 3000, turned by EXIF: decoded at half scale (2000 x 1500), still capped at 1920 px and upright.
+    result = processing.process(images.jpeg((4000, 3000), orientation=6))
+    assert (result.original.width, result.original.height) == (1440, 1920)
+    out = _open(result.original.data).convert("RGB")
+    assert out.getpixel((720, 100))[2] > 150 and out.getpixel((720, 1800))[0] > 150  # blue on top, as before

@@ -9,10 +9,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from api import oauth
 from api.models import AccessToken
+from media import services as media_services
+from media.models import Attachment
+from media.tests import images
 from socialsite.tests.idor_attempts import HIDDEN, OWN, REFUSED, Aim, Attempt, a_post, visible
 from socialsite.tests.idor_world import Person, World
 from timelines import selectors
@@ -112,11 +116,44 @@ def _delete(rng: random.Random, world: World, actor: Person, owner: Person) -> A
     return _api(actor, "api:status", [status_id], {}, expect, f"API delete {status_id}", method="delete")
 
 
+def an_upload(owner: Person) -> int:
+    """One of ``owner``'s uploads not posted yet (made when they have none)."""
+    found = Attachment.objects.filter(owner=owner.uid, status_id__isnull=True).values_list("pk", flat=True).first()
+    return found or media_services.upload(owner=owner.uid, data=images.jpeg((8, 8)), description="theirs").pk
+
+
 def _reply(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """A reply, sometimes carrying an image of the owner's that nobody posted yet: refused, and theirs stays so."""
     status_id = a_post(rng, owner, reposts=False)
     expect = OWN if visible(actor, status_id) else HIDDEN
     data = {"status": f"@{owner.login} an API reply by {actor.login}", "in_reply_to_id": str(status_id)}
+    if expect == OWN and rng.random() < 0.3:
+        data["media_ids[]"] = str(an_upload(owner))
     return _api(actor, "api:statuses", [], data, expect, f"API reply to {status_id}")
+
+
+def _upload(name: str) -> Aim:
+    def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+        data = {"file": SimpleUploadedFile("a.jpg", images.jpeg((8, 8))), "description": "mine"}
+        return _api(actor, name, [], data, OWN, "API upload an image")
+
+    return aim
+
+
+def _media(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """Describing an upload of the owner's by its id: not found, and its alt text stays theirs."""
+    media_id = an_upload(owner)
+    data = {"description": f"changed by {actor.login}", "focus": "0.5,0.5"}
+    return _api(
+        actor,
+        "api:media",
+        [media_id],
+        data,
+        HIDDEN,
+        f"API describe upload {media_id}",
+        method="put",
+        content_type="application/json",
+    )
 
 
 def _on_person(name: str) -> Aim:
@@ -207,6 +244,9 @@ API_WRITES: dict[str, Aim] = {
     "api:revoke": _revoke,
     "api:authorize": _authorize,
     "api:statuses": _reply,
+    "api:media_v1": _upload("api:media_v1"),
+    "api:media_v2": _upload("api:media_v2"),
+    "api:media": _media,
     "api:status": _delete,
     "api:favourite": _on_post("favourite"),
     "api:unfavourite": _on_post("unfavourite"),

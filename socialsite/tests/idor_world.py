@@ -10,6 +10,9 @@ from django.test import Client
 
 from accounts.models import Report, User
 from accounts.services import sign_up
+from media import services as media_services
+from media.models import Attachment
+from media.tests import images
 from timelines import limits, policy, selectors, services
 
 PASSWORD = "correct horse battery staple"
@@ -57,7 +60,8 @@ def build_world() -> World:
     carol_post = services.post_status(uid=carol, message="carol's public words")
     services.post_status(uid=dave, message="dave was here")
     services.set_private(uid=alice, private=True)
-    services.post_status(uid=alice, message="for my followers only")
+    picture = media_services.upload(owner=alice, data=images.jpeg((8, 8)), description="a private picture")
+    services.post_status(uid=alice, message="for my followers only", media_ids=[picture.pk])
     services.post_status(uid=alice, message="@bob a private answer", in_reply_to=bob_post)
     services.follow_user(uid=bob, other_uid=alice)
     services.approve_follow_request(uid=alice, requester_uid=bob)
@@ -77,6 +81,8 @@ def build_world() -> World:
     services.mute_user(uid=carol, other_uid=dave)
     services.block_user(uid=dave, other_uid=carol)
     services.mark_notifications_read(uid=bob)
+    for uid in (alice, bob, carol, dave):  # an upload each, not posted yet: nobody else may post or describe it
+        media_services.upload(owner=uid, data=images.jpeg((8, 8)), description="theirs")
     services.like_status(uid=dave, status_id=bob_post)  # one unread notification after the read ones
     _, with_bob = services.send_message(uid=alice, message="a direct word", to=(bob,))
     services.send_message(uid=bob, message="a direct answer", conversation_id=with_bob)
@@ -141,6 +147,10 @@ def snapshot(world: World) -> dict[int, dict[str, Any]]:
                 )
             ),
             "originals": [entry.status for entry in entries if entry.repost_id is None],
+            # Their uploads: which post has each, its alt text and focal point.
+            "media": sorted(
+                Attachment.objects.filter(owner=uid).values_list("pk", "status_id", "description", "focus_x")
+            ),
         }
     return found
 
@@ -160,6 +170,7 @@ def mine(state: dict[str, Any], actor: int) -> dict[str, Any]:
         "lists": {(list_id, name, members - {actor}) for list_id, name, members in state["lists"]},
         "password": state["password"],
         "reports": state["reports"],
+        "media": state["media"],
         # A conversation with the actor is theirs too: a message they send to it is new and unread there.
         "conversations": {c for c in state["conversations"] if actor not in c[1]},
     }

@@ -61,6 +61,7 @@ READS = {
     "timelines:status",
     "timelines:history",
     "timelines:likes",
+    "timelines:avatar",
     "timelines:followers",
     "timelines:following",
     "timelines:user_lists",

@@ -81,6 +81,7 @@ def test_the_limits_default_to_the_documented_rates(settings):
         "RATE_LIMIT_LOGIN_FAILURES_PER_IP": (25, 5 * 60),
         "RATE_LIMIT_SIGNUPS_PER_IP": (5, 30 * 60),
         "RATE_LIMIT_POSTS_PER_USER": (300, 3 * 3600),
+        "RATE_LIMIT_MEDIA_PER_USER": (120, 30 * 60),
         "RATE_LIMIT_FOLLOWS_PER_USER": (400, 86400),
         "RATE_LIMIT_REPORTS_PER_USER": (20, 3600),
         "RATE_LIMIT_SEARCHES_PER_IP": (60, 60),

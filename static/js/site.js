@@ -61,7 +61,8 @@
         counter.textContent = left < 0 ? -left + " characters over the limit" : left + " characters left";
         counter.classList.toggle("near", state === "near");
         counter.classList.toggle("over", state === "over");
-        button.disabled = length === 0 || left < 0;
+        // A post of images alone needs no text (media.js marks the form while it holds images).
+        button.disabled = (length === 0 && !form.dataset.hasMedia) || left < 0;
         // Speak only when the state changes, not on every keystroke.
         if (alertRegion && state !== lastState && state !== "ok") {
           alertRegion.textContent = state === "over" ? "Too long to post." : left + " characters left.";
@@ -69,6 +70,7 @@
         lastState = state;
       }
       box.addEventListener("input", update);
+      form.addEventListener("media-change", update);
       box.addEventListener("keydown", function (event) {
         if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !button.disabled) {
           event.preventDefault();

@@ -25,6 +25,7 @@ from timelines.services.delivery import typed, withdraw_status
 from timelines.services.direct_messages import forget_message
 from timelines.services.discovery import unindex_status
 from timelines.services.notifications import forget_status
+from timelines.services.pictures import delete_media
 from timelines.services.publishing import publish
 
 __all__ = ["clean", "clean_up_after", "finish_deletion", "typed"]
@@ -51,6 +52,8 @@ def finish_deletion(*, fields: dict[str, str]) -> None:
     withdraw_status(uid=uid, status_id=status_id, repost_of=repost_of)
     if repost_of is None:
         clean_up_after(fields=fields)
+    if fields.get("media"):
+        delete_media(status_id=status_id)  # a few files: inline, so its images stop at once
     publish(events.status_deleted(typed(fields)))
 
 

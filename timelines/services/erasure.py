@@ -30,6 +30,7 @@ from timelines.services.discovery import forget_user
 from timelines.services.follows import unfollow_user, withdraw_follow_request
 from timelines.services.likes import remove_like
 from timelines.services.lists import delete_user_list, unfollow_user_list
+from timelines.services.pictures import delete_account_media
 from timelines.services.privacy import reject_follow_request
 
 PHASES = ("statuses", "messages", "following", "followers", "likes", "lists", "relations", "final")
@@ -144,6 +145,7 @@ def _final(uid: int) -> bool:
     store.idle.forget_user(uid)
     store.pulled.forget_author(uid)
     store.users.delete_user(uid)
+    delete_account_media(uid=uid)
     return True
 
 

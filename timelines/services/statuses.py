@@ -10,16 +10,18 @@ parent's ``reply_count`` is kept exact by ``store.conversations``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from timelines import events, exceptions, limits, store, text
 from timelines import visibility as visibilities
-from timelines.records import Status, mention_pairs
+from timelines.records import Status, mention_pairs, stored_media
 from timelines.services.activity import record_post
 from timelines.services.cleanup import finish_deletion
 from timelines.services.delivery import audience_keys, deliver_status
 from timelines.services.direct_messages import check_recipients, conversation_of, participants_or_refuse
 from timelines.services.discovery import index_status
+from timelines.services.pictures import check_media, claim_media, release_media
 from timelines.services.publishing import publish
 from timelines.services.pulled import sizes_to_count
 from timelines.services.visibility import status_to_act_on
@@ -95,9 +97,10 @@ def _fields(
     chosen: str | None,
     data: dict[str, Any],
     to: tuple[int, ...] = (),
+    with_media: bool = False,
 ) -> dict[str, Any]:
     """A new status's id and fields in stored order, typed as events carry them (not written yet)."""
-    message = clean_message(message)
+    message = clean_message(message, allow_empty=with_media)
     extra = clean_extra(data)
     if chosen is not None and chosen not in visibilities.LEVELS:
         raise exceptions.InvalidVisibility()
@@ -146,6 +149,8 @@ def post_status(
     in_reply_to: int | None = None,
     visibility: str | None = None,
     to: tuple[int, ...] = (),
+    media_ids: Sequence[object] = (),
+    sensitive: bool = False,
     **data: Any,
 ) -> int:
     """Post a status, or with ``in_reply_to`` a reply: create it, add it to the author's profile and home,
@@ -170,11 +175,41 @@ def post_status(
     notifications, never to a profile, a home, a list, a tag or the search index. ``CannotMessage`` (a block,
     a private account that does not follow the author) and ``TooManyRecipients`` refuse it before anything is
     written.
+
+    ``media_ids``: up to four of ``uid``'s uploads not posted yet (``media.services.upload``), shown in that
+    order; a post with images may have no text. ``sensitive`` hides them behind "Show sensitive content".
+    Anything else is ``InvalidMedia``, before anything is written; the images belong to the post once it is
+    (``services.pictures``), and their files go with it when it is deleted.
     """
     if to and visibility != visibilities.DIRECT:
         raise exceptions.InvalidVisibility()
-    fields = _fields(uid=uid, message=message, in_reply_to=in_reply_to, chosen=visibility, data=data, to=tuple(to))
-    status_id, posted = int(fields["id"]), float(fields["posted"])
+    wanted = check_media(uid=uid, media_ids=media_ids) if media_ids else []
+    fields = _fields(
+        uid=uid,
+        message=message,
+        in_reply_to=in_reply_to,
+        chosen=visibility,
+        data=data,
+        to=tuple(to),
+        with_media=bool(wanted),
+    )
+    status_id = int(fields["id"])
+    if wanted:
+        fields["media"] = stored_media(claim_media(uid=uid, media_ids=wanted, status_id=status_id))
+        if sensitive:
+            fields["sensitive"] = "1"
+        try:
+            return _post(fields)
+        except exceptions.TimelineError:
+            # Refused with nothing of the post left (an author gone meanwhile): the uploads are theirs again.
+            release_media(status_id=status_id)
+            raise
+    return _post(fields)
+
+
+def _post(fields: dict[str, Any]) -> int:
+    """The rest of ``post_status`` once its fields are made: write, link, deliver, publish."""
+    uid, status_id, posted = int(fields["uid"]), int(fields["id"]), float(fields["posted"])
     if fields.get("visibility") == visibilities.DIRECT:
         _post_message(fields)
         return status_id

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import Any
 
 from django import template
 from django.urls import reverse
@@ -122,3 +123,16 @@ def visibility_label(level: str) -> str:
 def repostable(level: str) -> bool:
     """Whether a post of this visibility can be reposted (public and unlisted only)."""
     return level in visibility.REPOSTABLE
+
+
+@register.filter
+def summary(status: Any) -> str:
+    """A post's text for a one-line mention of it (notifications, conversations, titles), or for a post of
+    images alone what they are: "2 images: A red flag" (the first alt text), so such a post is never blank."""
+    message = status.message if hasattr(status, "message") else str(status.get("message", ""))
+    media = getattr(status, "media", ())
+    if message or not media:
+        return message
+    count = f"{len(media)} image{'s' if len(media) > 1 else ''}"
+    first = next((item.description for item in media if item.description), "")
+    return f"{count}: {first}" if first else count

@@ -13,6 +13,9 @@ from django.core.management import call_command
 from socialsite.redis_client import get_redis
 from timelines import audit, keys, limits, selectors, services, store
 
+# The command also checks pictures, whose records are in SQL (timelines.audit_media).
+pytestmark = pytest.mark.django_db
+
 
 @pytest.fixture
 def network(alice, bob, carol):

@@ -10,11 +10,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from socialsite import ratelimits
-from timelines import exceptions, limits, selectors, services, uris, visibility
+from timelines import exceptions, limits, selectors, uris, visibility
 from timelines.forms import ReplyForm
 from timelines.records import Status
 from timelines.templatetags.timeline_format import status_url
 from timelines.views.params import announce, query_int, viewer_uid, wants_fragment
+from timelines.views.post_box import post_with_images
 from timelines.views.visibility_menu import menu
 
 THREAD_PAGE_SIZE = limits.DEFAULT_PAGE_SIZE
@@ -85,19 +86,10 @@ def reply(request: HttpRequest, login: str, status_id: int) -> HttpResponse:
     form = ReplyForm(request.POST)
     if form.is_valid():
         try:
-            reply_id = services.post_status(
-                uid=request.user.uid,
-                message=form.cleaned_data["message"],
-                in_reply_to=status.id,
-                visibility=form.cleaned_data["visibility"] or None,
-            )
-        except (exceptions.InvalidMessage, exceptions.InvalidStatusData) as error:
-            form.add_error("message", error.message)
-        except exceptions.InvalidVisibility as error:
-            form.add_error("message" if error.message == exceptions.NO_RECIPIENT else "visibility", error.message)
+            reply_id = post_with_images(request, form, in_reply_to=status.id)
         except exceptions.StatusNotFound:
             raise Http404(exceptions.STATUS_NOT_FOUND) from None
-        else:
+        if reply_id is not None:
             if wants_fragment(request):
                 posted = selectors.get_status(status_id=reply_id)
                 response = render(request, "timelines/_reply_result.html", {"reply_to": status, "posted": posted})

@@ -11,9 +11,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from socialsite import ratelimits
-from timelines import exceptions, limits, selectors, services
+from timelines import limits, selectors
 from timelines.forms import PostForm
 from timelines.views.params import announce, query_int, wants_fragment
+from timelines.views.post_box import post_with_images
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
 from timelines.views.visibility_menu import menu
 
@@ -76,17 +77,8 @@ def _compose_refused(request: HttpRequest, message: str) -> HttpResponse:
 def compose(request: HttpRequest) -> HttpResponse:
     form = PostForm(request.POST)
     if form.is_valid():
-        uid = request.user.uid
-        try:
-            status_id = services.post_status(
-                uid=uid, message=form.cleaned_data["message"], visibility=form.cleaned_data["visibility"] or None
-            )
-        except (exceptions.InvalidMessage, exceptions.InvalidStatusData) as error:
-            form.add_error("message", error.message)
-        except exceptions.InvalidVisibility as error:
-            # A direct post with no one to reach is about what was written; the rest is about the menu.
-            form.add_error("message" if error.message == exceptions.NO_RECIPIENT else "visibility", error.message)
-        else:
+        status_id = post_with_images(request, form)
+        if status_id is not None:
             if wants_fragment(request):
                 response = _compose_fragment(
                     request, PostForm(), posted=selectors.get_status(status_id=status_id), focus=True

@@ -1,5 +1,5 @@
-"""Settings pages of the social profile: ``/settings/profile`` edits the display name, the bio, whether
-the account is private and the default visibility of new posts."""
+"""Settings pages of the social profile: ``/settings/profile`` edits the display name, the bio, the avatar and
+header pictures, whether the account is private and the default visibility of new posts."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from media import limits as media_limits
 from timelines import exceptions, selectors, services
 from timelines.forms import ProfileForm
+from timelines.services.pictures import set_picture
 
 TEMPLATE = "timelines/settings_profile.html"
 
@@ -23,8 +25,8 @@ def edit(request: HttpRequest) -> HttpResponse:
     initial = {"name": me.name, "bio": me.bio, "private": me.private, "default_visibility": me.default_visibility}
     if request.method != "POST":
         return render(request, TEMPLATE, {"form": ProfileForm(initial=initial), "me": me})
-    form = ProfileForm(request.POST, initial=initial)
-    if form.is_valid():
+    form = ProfileForm(request.POST, request.FILES, initial=initial)
+    if form.is_valid() and _pictures_saved(uid, form):
         try:
             # The privacy first: which default visibilities the account may choose depends on it.
             if form.cleaned_data["private"] != me.private:
@@ -50,3 +52,21 @@ def edit(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Profile saved.")
             return redirect("timelines:profile_settings")
     return render(request, TEMPLATE, {"form": form, "me": me}, status=400)
+
+
+def _pictures_saved(uid: int, form: ProfileForm) -> bool:
+    """Store the avatar and header the form carries (or remove them); False with the form's error when one is
+    refused (nothing else of the form is saved then)."""
+    for kind in ("avatar", "header"):
+        upload = form.cleaned_data.get(kind)
+        try:
+            if upload:
+                if upload.size > media_limits.max_upload_bytes():
+                    raise exceptions.InvalidMedia(media_limits.too_large_message())
+                set_picture(uid=uid, kind=kind, data=upload.read())
+            elif form.cleaned_data.get(f"remove_{kind}"):
+                set_picture(uid=uid, kind=kind, data=None)
+        except exceptions.InvalidMedia as error:
+            form.add_error(kind, error.message)
+            return False
+    return True

@@ -2,8 +2,9 @@
 
 Checks counters against the sizes of the sets they count, follower/following and list-membership symmetry,
 list ownership, leftovers of deleted lists, timeline sizes, ids of deleted statuses, direct messages and the
-versions of edited statuses (see
-``timelines.audit``). A dry run by default: it prints what it found in a summary table and changes nothing;
+versions of edited statuses (see ``timelines.audit``), and pictures nothing can show any more
+(``timelines.audit_media``, on the SQL side). A dry run by default: it prints what it found in a summary table
+and changes nothing;
 ``--fix`` repairs each finding with the same single-slot steps the site uses.
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from timelines import audit
+from timelines import audit, audit_media
 
 
 class Command(BaseCommand):
@@ -26,6 +27,9 @@ class Command(BaseCommand):
         fix = options["fix"]
         verbosity = options["verbosity"]
         report = audit.audit(fix=fix)
+        pictures = audit.Finding("media leftovers")
+        audit_media.media_leftovers(pictures, fix=fix)
+        report.findings.append(pictures)
         self.stdout.write(self._table(report))
         if verbosity >= 2:
             for finding in report.findings:

@@ -1,0 +1,101 @@
+"""Images on posts (issue 21): checking and claiming a new post's uploads (``media.services``, their SQL records
+and files), and what its status hash keeps of them.
+
+The status hash keeps a display copy of each image (``records.MediaItem``: id, URL token, sizes, alt text,
+blurhash, focus), written once with the post, so every reader that already reads the hash (pages, live pages,
+the client API, the streams) has the images with no further round trip or SQL query. The SQL record stays the
+authority for the files, their owner and who may fetch them (``views.media``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from media import limits as media_limits
+from media import services as media_services
+from media.models import Attachment
+from media.processing import InvalidImage
+from timelines import exceptions, queue, store
+from timelines.records import MediaItem
+
+PICTURES = (Attachment.AVATAR, Attachment.HEADER)
+
+
+def item_of(attachment: Attachment) -> MediaItem:
+    return MediaItem(
+        id=attachment.pk,
+        token=attachment.token,
+        width=attachment.width,
+        height=attachment.height,
+        preview_width=attachment.preview_width,
+        preview_height=attachment.preview_height,
+        description=attachment.description,
+        blurhash=attachment.blurhash,
+        focus_x=attachment.focus_x,
+        focus_y=attachment.focus_y,
+    )
+
+
+def check_media(*, uid: int, media_ids: Sequence[object]) -> list[int]:
+    """The ids of ``media_ids`` a new post of ``uid`` may carry (at most four of ``uid``'s unposted uploads).
+    Raises ``InvalidMedia`` before anything is written."""
+    try:
+        return media_services.claimable(owner=uid, media_ids=list(media_ids))
+    except media_services.InvalidMedia as error:
+        raise exceptions.InvalidMedia(error.message) from None
+
+
+def claim_media(*, uid: int, media_ids: Sequence[int], status_id: int) -> tuple[MediaItem, ...]:
+    """Attach the checked ``media_ids`` to the new post ``status_id``, all or none. Raises ``InvalidMedia``
+    when another post took one meanwhile."""
+    try:
+        return tuple(item_of(a) for a in media_services.attach(owner=uid, media_ids=media_ids, status_id=status_id))
+    except media_services.InvalidMedia as error:
+        raise exceptions.InvalidMedia(error.message) from None
+
+
+def release_media(*, status_id: int) -> None:
+    """The images of a post that could not be written go back to being unposted uploads."""
+    media_services.detach(status_id=status_id)
+
+
+def delete_media(*, status_id: int) -> int:
+    """Delete the files and records of a deleted post's images."""
+    return media_services.delete_for_status(status_id)
+
+
+def set_picture(*, uid: int, kind: str, data: bytes | None) -> str:
+    """Give ``uid`` a new avatar or header (``kind``) from uploaded ``data``, or remove it (None); returns the new
+    URL token ("" for none). The user hash keeps the token (a reference to the SQL record and its files); the
+    picture replaced is deleted. Raises ``InvalidMedia`` (the image refused: nothing changes) or
+    ``UnknownUser``."""
+    if kind not in PICTURES:
+        raise ValueError(kind)
+    token = ""
+    if data is not None:
+        try:
+            token = media_services.upload(owner=uid, data=data, kind=kind).token
+        except InvalidImage as error:
+            raise exceptions.InvalidMedia(error.message) from None
+    old = store.profiles.update_user(uid, {kind: token})
+    if old is None:
+        media_services.delete_tokens([token])
+        raise exceptions.UnknownUser()
+    if old[kind] and old[kind] != token:
+        media_services.delete_tokens([str(old[kind])])
+    return token
+
+
+def delete_account_media(*, uid: int) -> int:
+    """Delete every picture of an erased account: its avatar, header and uploads (its posts' images go with each
+    post)."""
+    return media_services.delete_for_owner(uid)
+
+
+def clean_up_media() -> int:
+    """Delete a batch of uploads nobody posted within ``media.limits.ORPHAN_AGE`` (a day); queue the next batch
+    when this one was full. Returns how many were deleted. Idempotent."""
+    deleted = media_services.delete_orphans()
+    if deleted >= media_limits.ORPHAN_BATCH:
+        queue.enqueue_media_cleanup(more=True)
+    return deleted
