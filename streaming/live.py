@@ -60,9 +60,10 @@ from streaming import events, matching, places, writer
 from streaming.flow import RAW_SEND
 from streaming.hub import get_hub
 from streaming.live_encoding import LiveEncoder, Snapshot, entry_of, render_entry, snapshot_event, sse
+from streaming.live_state import NOT_MERGED, Merged, Sent
 from streaming.subscriptions import FALLING_BEHIND
 from timelines import events as timeline_events
-from timelines import exceptions, limits, policy, selectors, validation
+from timelines import exceptions, limits, selectors, validation
 from timelines.records import TimelineEntry
 
 __all__ = ["LiveEncoder", "LivePage", "entry_of", "live_home", "live_list", "live_me", "render_entry", "sse"]
@@ -75,8 +76,6 @@ RETRY_MILLISECONDS = 3000
 # Events held back while the page's timeline is read again after a reset: beyond this, the page is cut off and
 # the browser reconnects (and catches up).
 MAX_HELD = 200
-# Statuses a page remembers having been sent, for their edits: more than an open page ever shows.
-MAX_SENT = 1000
 # Why a viewer's own live page closes when the moderators suspend them.
 SUSPENDED = "suspended"
 UNAVAILABLE = "unavailable"
@@ -390,91 +389,6 @@ async def _backfill(
         return await sync_to_async(_catch_up, thread_sensitive=False)(uid, since_id, list_id, path, render)
     except (*UNAVAILABLE_ERRORS, exceptions.UnknownList, exceptions.UnknownUser):
         return [], []
-
-
-class Merged:
-    """What a home merges when read (``services.pulled``): the accounts it follows whose posts are not written
-    into homes, and the policy's state for judging their posts for this viewer as the read does (the delivery
-    decided nothing for them). Read when the page opens and after every reset."""
-
-    def __init__(self, uid: int | None) -> None:
-        self.uid = uid
-        self.authors: frozenset[int] = frozenset()
-        self.registry: frozenset[int] = frozenset()
-        self.state: Any = None
-
-    async def read(self) -> None:
-        if self.uid is None:
-            return
-        read = sync_to_async(selectors.get_followed_pulled_authors, thread_sensitive=False)
-        registry, followed = await read(uid=self.uid)
-        authors = frozenset(followed)
-        if authors:
-            related = await sync_to_async(selectors.get_related_ids, thread_sensitive=False)(uid=self.uid)
-            chooser = policy.get_policy()
-            self.state = await chooser.aload(recipients=(self.uid,), authors=authors | related)
-        self.registry = frozenset(registry)
-        self.authors = authors
-
-    def index_keys(self) -> set[str]:
-        return {matching.PULLED} if self.uid is not None else set()
-
-    def unknown(self, event: Any) -> bool:
-        """A pulled post of an account that was not in the registry when the home last read it."""
-        return self.uid is not None and event.followers_of is not None and event.followers_of not in self.registry
-
-    def shows(self, event: Any) -> bool:
-        if self.uid is None or event.followers_of not in self.authors or event.kind != timeline_events.POST:
-            return False
-        chooser = policy.get_policy()
-        return chooser.allows_all(self.state) or chooser.allows(
-            self.state, recipient=self.uid, item=policy.Item.of_status(event)
-        )
-
-
-NOT_MERGED = Merged(None)  # a list page, or a page without posts: merges nothing
-
-
-class Sent:
-    """The ids of the statuses a page was sent (a repost's original too), the newest ``MAX_SENT``: an edit or a
-    deletion of one of them is sent too. Not a decision of who may see what: the delivery made it when it sent
-    the post. ``gone``: the deletions already sent, so a deletion reaches the page once, whether the withdrawal
-    pass of its timeline or the deletion itself comes first."""
-
-    def __init__(self) -> None:
-        self.ids: dict[int, None] = {}
-        self.gone: dict[int, None] = {}
-
-    def delete(self, status_id: int, *, always: bool = False) -> bool:
-        """Whether to send the deletion of ``status_id``: not twice, and (unless ``always``: the withdrawal from
-        this page's own timeline) only of a post the page was sent."""
-        if status_id in self.gone or not (always or status_id in self.ids):
-            return False
-        self.forget(status_id)
-        self.gone[status_id] = None
-        while len(self.gone) > MAX_SENT:
-            del self.gone[next(iter(self.gone))]
-        return True
-
-    def __contains__(self, status_id: int) -> bool:
-        return status_id in self.ids
-
-    def add(self, event: dict[str, Any]) -> None:
-        original = event.get("repost_of")
-        self.update([int(event["id"]), *([int(original["id"])] if isinstance(original, dict) else [])])
-
-    def update(self, ids: list[int]) -> None:
-        for status_id in ids:
-            self.ids.pop(status_id, None)
-            self.ids[status_id] = None
-        while len(self.ids) > MAX_SENT:
-            del self.ids[next(iter(self.ids))]
-
-    def forget(self, status_id: int) -> None:
-        self.ids.pop(status_id, None)
-
-    def clear(self) -> None:
-        self.ids.clear()
 
 
 async def _plain(send: Any, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
