@@ -15,6 +15,7 @@ follows   ``RATE_LIMIT_FOLLOWS_PER_USER``          account   the Follow view: fo
 reports   ``RATE_LIMIT_REPORTS_PER_USER``          account   the report view: reports sent
 search    ``RATE_LIMIT_SEARCHES_PER_IP``           IP        the search page: searches answered
 api       ``RATE_LIMIT_API_PER_TOKEN``             token     the client API: every call (``api.http``)
+inbox     ``RATE_LIMIT_INBOX_PER_SERVER``          server    federation's inboxes: signed activities taken
 ========  =======================================  ========  ==========================================
 
 Windows are fixed: ``period`` seconds long, offset per counted value so that not every counter resets at the
@@ -65,7 +66,7 @@ TOO_MANY = "Too many attempts, try again in {wait}."
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])\s*$")
 
-Per = Literal["ip", "user", "login", "token"]
+Per = Literal["ip", "user", "login", "token", "server"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ LIMITS: dict[str, Limit] = {
         Limit("reports", "RATE_LIMIT_REPORTS_PER_USER", "user"),
         Limit("search", "RATE_LIMIT_SEARCHES_PER_IP", "ip"),
         Limit("api", "RATE_LIMIT_API_PER_TOKEN", "token"),
+        Limit("inbox", "RATE_LIMIT_INBOX_PER_SERVER", "server"),
     )
 }
 
@@ -150,6 +152,10 @@ def _value(request: HttpRequest, per: Per) -> str:
         # The client API's bearer token (``api.http`` sets ``api_token``), or the address of a call without one.
         token = getattr(request, "api_token", None)
         return f"token:{token.pk}" if token is not None else "ip:" + client_ip(request)
+    if per == "server":
+        # The other server whose actor signed an activity (``federation.views.inbox`` sets it once verified).
+        server = getattr(request, "federation_server", None)
+        return f"server:{server}" if server else "ip:" + client_ip(request)
     if per == "user" and request.user.is_authenticated:
         # Who is counted, hashed into a Django cache key by the limiter (never a key of the social data).
         return f"account:{request.user.pk}"

@@ -65,6 +65,9 @@ DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 # The domain of canonical URIs (https://<domain>/@login, timelines.uris); empty: the first allowed host.
 SOCIALSITE_DOMAIN = env_str("SOCIALSITE_DOMAIN", "")
+# Federation (federation/): plain http and loopback/private addresses for other servers. For tests and local
+# trials only: ``check --deploy`` refuses it (federation.E001).
+SOCIALSITE_FEDERATION_INSECURE = env_bool("SOCIALSITE_FEDERATION_INSECURE", False)
 
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR") or BASE_DIR / "var")
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite and the embedded Redis keep their files here
@@ -98,6 +101,7 @@ INSTALLED_APPS = [
     "media",
     "streaming",
     "api",
+    "federation",
     "django_rq",
 ]
 
@@ -105,6 +109,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "socialsite.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # /@login and /@login/<id> answer ActivityPub to a client asking for it (federation/middleware.py).
+    "federation.middleware.ActivityPubMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -314,6 +320,8 @@ RATE_LIMIT_FOLLOWS_PER_USER = env_str("RATE_LIMIT_FOLLOWS_PER_USER", "400/1d")
 RATE_LIMIT_REPORTS_PER_USER = env_str("RATE_LIMIT_REPORTS_PER_USER", "20/1h")
 RATE_LIMIT_SEARCHES_PER_IP = env_str("RATE_LIMIT_SEARCHES_PER_IP", "60/1m")
 RATE_LIMIT_API_PER_TOKEN = env_str("RATE_LIMIT_API_PER_TOKEN", "300/5m")
+# Signed activities one other server may deliver to the inboxes (federation/views/inbox.py).
+RATE_LIMIT_INBOX_PER_SERVER = env_str("RATE_LIMIT_INBOX_PER_SERVER", "3000/5m")
 
 LOGGING = {
     "version": 1,

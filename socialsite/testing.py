@@ -16,6 +16,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
@@ -84,6 +85,30 @@ def collect_static(env: dict[str, str]) -> None:
     _collected.add(var_dir)
 
 
+def share_static(env: dict[str, str], collected_env: dict[str, str]) -> None:
+    """Let ``env``'s server use the static files collected for ``collected_env``'s (collected now if they are not;
+    a link to them), so a test starting several servers collects them once."""
+    source = Path(collected_env["SOCIALSITE_VAR_DIR"]) / "staticfiles"
+    target = Path(env["SOCIALSITE_VAR_DIR"]) / "staticfiles"
+    collect_static(collected_env)
+    if not target.exists():
+        target.symlink_to(source, target_is_directory=True)
+    _collected.add(env["SOCIALSITE_VAR_DIR"])
+
+
+def start_daphne(env: dict[str, str], *, port: int, log: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
+    """Start daphne serving ``socialsite.asgi`` on 127.0.0.1:``port`` with ``env`` (static files collected
+    already, ``collect_static``), its output to ``log``; returns at once (``wait_until_served`` waits for it).
+    For a test that starts several servers side by side; ``daphne`` does the whole of it for one."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "socialsite.http_server", "-b", "127.0.0.1", "-p", str(port), ASGI_APPLICATION],
+        env=env,
+        cwd=settings.BASE_DIR,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
 @contextlib.contextmanager
 def daphne(
     env: dict[str, str],
@@ -100,13 +125,7 @@ def daphne(
     port = free_port()
     with contextlib.ExitStack() as stack:
         log = stack.enter_context(log_path.open("wb")) if log_path else subprocess.DEVNULL
-        process = subprocess.Popen(
-            [sys.executable, "-m", "socialsite.http_server", "-b", "127.0.0.1", "-p", str(port), ASGI_APPLICATION],
-            env=env,
-            cwd=settings.BASE_DIR,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        process = start_daphne(env, port=port, log=log)
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + start_timeout

@@ -9,6 +9,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("", include("api.urls")),
+    path("", include("federation.urls")),
     path("", include("accounts.report_urls")),
     path("", include("media.urls")),
     path("", include("timelines.urls")),

@@ -18,7 +18,14 @@ from __future__ import annotations
 from django.conf import settings
 
 SCHEME = "https"
+# Only with SOCIALSITE_FEDERATION_INSECURE (tests and local trials on loopback, refused by check --deploy).
+INSECURE_SCHEME = "http"
 FALLBACK_DOMAIN = "localhost"
+
+
+def scheme() -> str:
+    """``https``, or ``http`` while ``SOCIALSITE_FEDERATION_INSECURE`` is on (servers on loopback without TLS)."""
+    return INSECURE_SCHEME if getattr(settings, "SOCIALSITE_FEDERATION_INSECURE", False) else SCHEME
 
 
 def local_domain() -> str:
@@ -46,9 +53,9 @@ def login_claim(login: str, domain: str | None = None) -> str:
 
 def account_uri(login: str) -> str:
     """The canonical URI (and URL) of the local account ``login``."""
-    return f"{SCHEME}://{local_domain()}/@{login}"
+    return f"{scheme()}://{local_domain()}/@{login}"
 
 
 def status_uri(login: str, status_id: int) -> str:
     """The canonical URI (and URL) of the local status ``status_id`` by ``login``."""
-    return f"{SCHEME}://{local_domain()}/@{login}/{status_id}"
+    return f"{scheme()}://{local_domain()}/@{login}/{status_id}"

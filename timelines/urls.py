@@ -21,7 +21,8 @@ from timelines.views import (
 
 app_name = "timelines"
 
-LOGIN = rf"@(?P<login>[A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}})"
+# A local login, or another server's account as login@domain (issue 22: its profile, Follow and posts).
+LOGIN = rf"@(?P<login>[A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}}(?:@[A-Za-z0-9.-]{{1,253}}(?::[0-9]{{1,5}})?)?)"
 
 urlpatterns = [
     path("", home.home, name="home"),

@@ -108,9 +108,12 @@ def clean_login(login: str) -> str:
     return login
 
 
-# A host name as other servers are named: labels of letters, digits and hyphens, at least one dot, an optional
-# port. Checked for the shape only; whether such a server exists is federation's business.
-_DOMAIN_RE = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}(?::[0-9]{1,5})?")
+# A host name as other servers are named: labels of letters, digits and hyphens, at least one dot, or an IPv4
+# address (servers on loopback in tests and trials: 127.0.0.1:8001), and an optional port. Checked for the shape
+# only; whether such a server exists, and whether it may be reached, is federation's business.
+_DOMAIN_RE = re.compile(
+    r"(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}|(?:[0-9]{1,3}\.){3}[0-9]{1,3})(?::[0-9]{1,5})?"
+)
 MAX_DOMAIN_LENGTH = 253
 
 

@@ -13,7 +13,7 @@ from timelines.selectors import Relationship
 
 
 def account(request: HttpRequest, user: User) -> dict[str, Any]:
-    url = profile(request, user.login)
+    url = profile(request, user.acct)
     picture = absolute(request, f"/media/{user.avatar}/original") if user.avatar else avatar(request)
     header = absolute(request, f"/media/{user.header}/original") if user.header else ""
     return {

@@ -30,10 +30,11 @@ def _people(entries: Sequence[TimelineEntry]) -> dict[int, User]:
 
 
 def _status(request: HttpRequest, status: Status, author: User, entry: TimelineEntry) -> dict[str, Any]:
-    url = status_page(request, status.login, status.id)
+    # Another server's post keeps the URI and URL its server gave it (federation stores them with it).
+    url = status.extra.get("url") or status_page(request, status.login, status.id)
     return {
         "id": str(status.id),
-        "uri": uris.status_uri(status.login, status.id),
+        "uri": status.extra.get("uri") or uris.status_uri(status.login, status.id),
         "url": url,
         "created_at": iso(status.posted),
         "edited_at": iso(status.edited_at) if status.edited_at is not None else None,

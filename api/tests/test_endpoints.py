@@ -9,7 +9,7 @@ import pytest
 from django.test import override_settings
 
 from api.tests.helpers import Api, person, token_for
-from timelines import selectors, services
+from timelines import selectors, services, uris
 from timelines.services import moderation
 
 pytestmark = pytest.mark.django_db
@@ -332,8 +332,12 @@ def test_nodeinfo_and_webfinger_describe_the_site_and_its_people(ada):
     assert info["software"]["name"] == "socialsite" and info["usage"]["users"]["total"] == 1
     found = Api(None).get("/.well-known/webfinger", {"resource": "acct:ada@testserver"})
     assert found["Content-Type"] == "application/jrd+json"
-    assert found.json()["subject"] == "acct:ada@testserver"
+    # The subject names the site's canonical domain (timelines.uris), whatever host the request used.
+    assert found.json()["subject"] == f"acct:ada@{uris.local_domain()}"
     assert found.json()["links"][0]["href"] == "http://testserver/@ada"
+    assert {"rel": "self", "type": "application/activity+json", "href": uris.account_uri("ada")} in found.json()[
+        "links"
+    ]
     assert Api(None).get("/.well-known/webfinger", {"resource": "acct:nobody"}).status_code == 404
     assert Api(None).get("/.well-known/webfinger", {"resource": "acct:ada@elsewhere.example"}).status_code == 404
     assert Api(None).get("/.well-known/webfinger").status_code == 400

@@ -1,6 +1,7 @@
 """How other software finds out about the site and its people: NodeInfo 2.0 (``/.well-known/nodeinfo`` and
 ``/nodeinfo/2.0``) and WebFinger (``/.well-known/webfinger?resource=acct:login@host``), as Mastodon answers
-them. socialsite does not federate: ``protocols`` is empty and WebFinger links to the profile page only."""
+them. WebFinger links to the profile page and to the account's ActivityPub actor (``rel="self"``, the federation
+app's), which is its canonical URI (``timelines.uris``); NodeInfo names ``activitypub``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.views.decorators.http import require_safe
 
 from api.entities.common import absolute, profile
 from api.views.instance import SOFTWARE_VERSION
-from timelines import exceptions, selectors
+from timelines import exceptions, selectors, uris
 
 NODEINFO_SCHEMA = "http://nodeinfo.diaspora.software/ns/schema/2.0"
 
@@ -33,7 +34,7 @@ def nodeinfo(request: HttpRequest) -> JsonResponse:
         {
             "version": "2.0",
             "software": {"name": "socialsite", "version": SOFTWARE_VERSION},
-            "protocols": [],
+            "protocols": ["activitypub"],
             "services": {"outbound": [], "inbound": []},
             "usage": {"users": {"total": users}},
             "openRegistrations": True,
@@ -51,20 +52,24 @@ def webfinger(request: HttpRequest) -> JsonResponse:
     if name.startswith(("http://", "https://")):
         name = name.rstrip("/").rsplit("/", 1)[-1].removeprefix("@")
     login, _, domain = name.partition("@")
-    if domain and domain.lower() != request.get_host().lower():
+    if domain and domain.lower() not in (request.get_host().lower(), uris.local_domain()):
         return _json({"error": "Record not found"}, 404)
     try:
         user = selectors.get_user_by_login(login=login)
     except exceptions.UnknownUser:
         return _json({"error": "Record not found"}, 404)
-    if user.suspended:
+    if user.suspended or user.domain:
         return _json({"error": "Record not found"}, 404)
     page = profile(request, user.login)
+    actor = uris.account_uri(user.login)
     return _json(
         {
-            "subject": f"acct:{user.login}@{request.get_host()}",
-            "aliases": [page],
-            "links": [{"rel": "http://webfinger.net/rel/profile-page", "type": "text/html", "href": page}],
+            "subject": f"acct:{user.login}@{uris.local_domain()}",
+            "aliases": list(dict.fromkeys([actor, page])),
+            "links": [
+                {"rel": "http://webfinger.net/rel/profile-page", "type": "text/html", "href": page},
+                {"rel": "self", "type": "application/activity+json", "href": actor},
+            ],
         },
         content_type="application/jrd+json",
     )

@@ -71,7 +71,16 @@ READS = {
     "timelines:search",
     "healthz",
     "api:applications",
+    # Federation's documents (JSON for other servers).
+    "federation:instance_actor",
+    "federation:outbox",
+    "federation:followers",
+    "federation:following",
+    "federation:featured",
 }
+# Federation's inboxes take only activities signed by another server's actor (HTTP Signatures): a member's POST,
+# signed by nothing but a session, is 401 and writes nothing (federation/tests/test_inbox.py covers the signed ones).
+SIGNED_ONLY = {"federation:inbox", "federation:shared_inbox"}
 ALL_WRITES = {**WRITES, **API_WRITES}
 # Endpoints that take back the actor's own like (0) or repost (1): that counter of a post may drop by one.
 UNDOING = {"timelines:unlike": 0, "timelines:unrepost": 1, "api:unfavourite": 0, "api:unreblog": 1}
@@ -113,8 +122,8 @@ def test_every_endpoint_of_the_site_is_known_to_this_test():
     aim it at someone else's things) or to READS."""
     names = set(site_urls())
     assert not (set(ALL_WRITES) & ALL_READS)
-    assert names - set(ALL_WRITES) - ALL_READS == set(), "new endpoints the IDOR test does not know"
-    assert (set(ALL_WRITES) | ALL_READS) - names == set(), "endpoints that are gone from the site"
+    assert names - set(ALL_WRITES) - ALL_READS - SIGNED_ONLY == set(), "new endpoints the IDOR test does not know"
+    assert (set(ALL_WRITES) | ALL_READS | SIGNED_ONLY) - names == set(), "endpoints that are gone from the site"
 
 
 def test_the_streaming_routes_ahead_of_django_are_known_too(settings):
@@ -148,6 +157,19 @@ def test_the_read_endpoints_refuse_a_post(world: World):
         path = reverse(name, kwargs={key: values[key] for key in wanted})
         assert carol.client.get(path).status_code in (200, 302), path
         assert carol.client.post(path).status_code == 405, path
+
+
+def test_the_inboxes_refuse_a_members_unsigned_post(world: World):
+    """A logged-in member's POST to an inbox, a real Follow of someone else in its body, is 401 and changes
+    nothing of anyone's."""
+    carol = world.people["carol"]
+    before = snapshot(world)
+    body = {"type": "Follow", "actor": "https://elsewhere.example/users/x", "object": "https://x/@bob"}
+    for name in sorted(SIGNED_ONLY):
+        path = reverse(name, kwargs={"login": "bob"} if name == "federation:inbox" else {})
+        assert carol.client.post(path, body, content_type="application/activity+json").status_code == 401, path
+        assert carol.client.get(path).status_code == 405, path
+    assert snapshot(world) == before
 
 
 def test_the_api_read_endpoints_refuse_a_post(world: World):
@@ -188,7 +210,7 @@ def test_no_cross_user_write_succeeds(world: World):
     rng = random.Random(seed)
     people = list(world.people.values())
     names = sorted(ALL_WRITES)
-    assert set(names) == set(site_urls()) - ALL_READS
+    assert set(names) == set(site_urls()) - ALL_READS - SIGNED_ONLY
     sent: dict[str, int] = dict.fromkeys(names, 0)
     triples = 0
     before = snapshot(world)

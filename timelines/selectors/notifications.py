@@ -130,7 +130,8 @@ def _notification(item: dict, actors: dict[int, User], statuses: dict[int, Statu
         actor = MODERATORS
     else:
         user = actors[actor_id]
-        actor = Author(user.id, user.login, user.name)
+        # Another server's account is named (and linked) as login@domain.
+        actor = Author(user.id, user.acct, user.name)
     return Notification(
         int(item["id"]),
         item["type"],

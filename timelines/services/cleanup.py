@@ -19,7 +19,7 @@ cursor (``REPOSTS_PER_PASS`` reposters, ``POSTS_PER_PASS`` others), the first in
 
 from __future__ import annotations
 
-from timelines import events, keys, limits, queue, store
+from timelines import events, hooks, keys, limits, queue, store
 from timelines.records import mention_pairs
 from timelines.services.delivery import typed, withdraw_status
 from timelines.services.direct_messages import forget_message
@@ -55,6 +55,7 @@ def finish_deletion(*, fields: dict[str, str]) -> None:
     if fields.get("media"):
         delete_media(status_id=status_id)  # a few files: inline, so its images stop at once
     publish(events.status_deleted(typed(fields)))
+    hooks.status_deleted(fields)
 
 
 def clean_up_after(*, fields: dict[str, str]) -> None:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from timelines import events, keys, limits, policy, queue, store
+from timelines import events, hooks, keys, limits, policy, queue, store
 from timelines import visibility as visibilities
 from timelines.records import mention_pairs
 from timelines.services.direct_messages import deliver_message
@@ -116,6 +116,8 @@ def deliver_status(
         )
     if not repost_of:
         _notify_conversation(status)
+    # The remote audience (issue 22): other servers' followers, reached through RQ by the federation app.
+    hooks.status_delivered(status)
 
 
 def _notify_conversation(status: Mapping[str, Any]) -> None:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from timelines import events, exceptions, keys, limits, store, text
+from timelines import events, exceptions, hooks, keys, limits, store, text
 from timelines import visibility as visibilities
 from timelines.records import mention_pairs
 from timelines.services.cleanup import typed
@@ -78,6 +78,7 @@ def edit_status(*, uid: int, status_id: int, message: str) -> bool:
         current = {name: value for name, value in {**old, **new}.items() if value != ""}
         current.update(edited_at=edited_at, edits=str(edits))
         _follow_text(old, current)
+        hooks.status_edited(current)
         return True
     raise exceptions.StatusNotFound()  # edited by others on every attempt: vanishingly rare; nothing written
 

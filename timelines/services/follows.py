@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from timelines import events, exceptions, keys, queue, store
+from timelines import events, exceptions, hooks, keys, queue, store
 from timelines.services.activity import record_active
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
 from timelines.services.publishing import publish
@@ -39,6 +39,11 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     if relations.blocked:
         raise exceptions.CannotFollow()
     following = (uid, other_uid) in relations.follows
+    if not following and hooks.is_remote(other_uid):
+        # Another server's account: the follow is made when its server accepts (issue 22, federation).
+        request_follow(uid=uid, other_uid=other_uid, notify_followee=False)
+        hooks.remote_follow_requested(uid=uid, other_uid=other_uid)
+        return REQUESTED
     if not following and "private" in relations.flags.get(other_uid, frozenset()):
         request_follow(uid=uid, other_uid=other_uid)
         return REQUESTED
@@ -64,19 +69,24 @@ def make_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bo
     return bool(added)
 
 
-def request_follow(*, uid: int, other_uid: int) -> bool:
-    """Record ``uid``'s request to follow private ``other_uid`` and tell them; True if it is new."""
+def request_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bool:
+    """Record ``uid``'s request to follow private (or remote) ``other_uid`` and tell them; True if it is new."""
     added = store.privacy.add_pair(
         keys.follow_requests(other_uid), keys.follow_requested(uid), uid, other_uid, time.time()
     )
-    if added:
+    if added and notify_followee:
         notify(recipients=[other_uid], kind=FOLLOW_REQUEST, actor=uid)
     return added
 
 
 def withdraw_follow_request(*, uid: int, other_uid: int) -> bool:
     """Withdraw ``uid``'s pending request to follow ``other_uid``; True if there was one."""
-    return store.privacy.remove_pair(keys.follow_requests(other_uid), keys.follow_requested(uid), uid, other_uid)
+    withdrawn = store.privacy.remove_pair(
+        keys.follow_requests(other_uid), keys.follow_requested(uid), uid, other_uid
+    )
+    if withdrawn and hooks.is_remote(other_uid):
+        hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
+    return withdrawn
 
 
 def unfollow_user(*, uid: int, other_uid: int) -> bool:
@@ -96,6 +106,8 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
         raise exceptions.UnknownUser()
     if unfollowed.refill_run is not None:
         queue.enqueue_refill(uid=uid, run=unfollowed.refill_run, cursor=None)
+    if unfollowed.removed and hooks.is_remote(other_uid):
+        hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
     if unfollowed.removed:
         # The follower's open live pages read their timelines again at once (relations.changed means that too).
         publish(events.relations_changed(uid=uid, other=other_uid))

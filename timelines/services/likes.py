@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from timelines import exceptions, store
+from timelines import exceptions, hooks, store
 from timelines.services.activity import record_active
 from timelines.services.notifications import LIKE, notify
 from timelines.services.users import require_user
@@ -31,6 +31,7 @@ def like_status(*, uid: int, status_id: int) -> bool:
     if added:
         notify(recipients=[int(fields["uid"])], kind=LIKE, actor=uid, status_id=liked_id)
         record_active(uid=uid, when=now)
+        hooks.status_liked(uid=uid, fields=fields, liked=True)
     return bool(added)
 
 
@@ -49,4 +50,7 @@ def remove_like(*, uid: int, status_id: int) -> bool:
     liked_id = int(fields["repost_of"]) if fields.get("repost_of") else status_id
     removed = store.likes.remove_liker(liked_id, uid)
     store.likes.remove_like(uid, liked_id)
+    if removed and fields:
+        original = store.statuses.get_status(liked_id) if fields.get("repost_of") else fields
+        hooks.status_liked(uid=uid, fields=original, liked=False)
     return bool(removed)

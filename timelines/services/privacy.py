@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from timelines import events, exceptions, keys, limits, store
+from timelines import events, exceptions, hooks, keys, limits, store
 from timelines.services.follows import make_follow, unfollow_user, withdraw_follow_request
 from timelines.services.notifications import FOLLOW_ACCEPTED, notify
 from timelines.services.publishing import publish
@@ -59,14 +59,18 @@ def approve_follow_request(*, uid: int, requester_uid: int) -> bool:
         return False
     store.privacy.remove_pair(keys.follow_requests(uid), keys.follow_requested(requester_uid), requester_uid, uid)
     notify(recipients=[requester_uid], kind=FOLLOW_ACCEPTED, actor=uid)
+    hooks.follow_request_answered(uid=uid, requester_uid=requester_uid, approved=True)
     return True
 
 
 def reject_follow_request(*, uid: int, requester_uid: int) -> bool:
     """Reject ``requester_uid``'s request to follow ``uid``; False when there was none."""
-    return store.privacy.remove_pair(
+    rejected = store.privacy.remove_pair(
         keys.follow_requests(uid), keys.follow_requested(requester_uid), requester_uid, uid
     )
+    if rejected:
+        hooks.follow_request_answered(uid=uid, requester_uid=requester_uid, approved=False)
+    return rejected
 
 
 def is_blocked_between(uid: int, other_uid: int) -> bool:

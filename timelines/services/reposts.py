@@ -10,7 +10,7 @@ author. ``undo_repost`` deletes the repost the same way ``delete_status`` delete
 
 from __future__ import annotations
 
-from timelines import events, exceptions, policy, store
+from timelines import events, exceptions, policy, store, uris
 from timelines import visibility as visibilities
 from timelines.services.cleanup import finish_deletion, typed
 from timelines.services.delivery import deliver_status
@@ -49,7 +49,8 @@ def repost_status(*, uid: int, status_id: int) -> bool:
         "posted": repr(posted),
         "id": repost_id,
         "uid": uid,
-        "login": reposter["login"],
+        # login@domain for another server's account (federation's reposts), as its own posts are named.
+        "login": uris.acct(reposter["login"], reposter.get("domain")),
         "name": reposter.get("name") or reposter["login"],
         "repost_of": original_id,
         # Kept with the repost so its deletion reaches the streams that showed it (follow=<original author>).

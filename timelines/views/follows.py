@@ -48,9 +48,9 @@ def _change_follow(request: HttpRequest, login: str, *, follow: bool) -> HttpRes
             "requested": requested,
             "with_counts": bool(request.POST.get("counts")),
         }
-        return announce(render(request, "timelines/_follow_result.html", context), f"You {verb} @{other.login}.")
+        return announce(render(request, "timelines/_follow_result.html", context), f"You {verb} @{other.acct}.")
     if changed:
-        messages.success(request, f"You {verb} @{other.login}.")
+        messages.success(request, f"You {verb} @{other.acct}.")
     return redirect_next(request, reverse("timelines:profile", args=[other.login]))
 
 

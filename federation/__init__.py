@@ -1,0 +1,1 @@
+"""Federation over ActivityPub, Mastodon's flavour (issue 22): actors, HTTP Signatures, inboxes, delivery."""

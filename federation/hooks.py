@@ -1,0 +1,18 @@
+"""Federation's side of ``timelines.hooks``: registered once at start-up (``FederationConfig.ready``)."""
+
+from __future__ import annotations
+
+from federation.services import actors, outbound
+from timelines import hooks
+
+
+def register_all() -> None:
+    hooks.register("is_remote", actors.is_remote)
+    hooks.register("remote_follow_requested", outbound.remote_follow_requested)
+    hooks.register("remote_unfollowed", outbound.remote_unfollowed)
+    hooks.register("status_delivered", outbound.status_delivered)
+    hooks.register("status_deleted", outbound.status_deleted)
+    hooks.register("status_edited", outbound.status_edited)
+    hooks.register("status_liked", outbound.status_liked)
+    hooks.register("resolve_account", actors.resolve_account_uid)
+    hooks.register("follow_request_answered", outbound.follow_request_answered)

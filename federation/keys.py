@@ -1,0 +1,48 @@
+"""Every Redis key of the federation app. The social data of remote accounts and posts lives in the timelines'
+own keys (``user:{uid}``, ``status:{id}``, ``followers:{uid}``...); these only index it for federation.
+
+- ``ap:object:{<sha1 of uri>}`` (string): the local status id of a remote object, so a Create delivered twice
+  stores one status and a Delete finds it. ``GET ap:object:{3f7...}`` -> ``"1042"``.
+- ``ap:followers:{uid}`` (ZSET): the remote followers of local account ``uid``, scored by when they followed;
+  a subset of ``followers:{uid}`` (same slot), which stays the truth: delivery skips anyone no longer in it.
+  ``ZRANGE ap:followers:{7} 0 -1`` -> ``["51", "90"]``.
+- ``ap:follow_requests:{uid}`` (hash): the Follow activities (JSON) of remote accounts waiting for private
+  local account ``uid`` to answer, by the requester's uid, so the Accept or Reject can quote them.
+- ``ap:failing:{<domain>}`` (string): when deliveries to another server began to fail without a success since
+  (epoch seconds); past ``UNAVAILABLE_AFTER_SECONDS`` the server counts as unavailable and gets no deliveries until
+  it is heard from again. ``GET ap:failing:{social.example}`` -> ``"1764000000.5"``.
+- ``ap:seen:{<sha1 of activity id>}`` (string with a TTL): an incoming activity already processed
+  (``SEEN_SECONDS``), so a redelivered one changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+SEEN_SECONDS = 7 * 24 * 3600
+# Mastodon marks a server unavailable after a week of failures, and available again when it is heard from.
+UNAVAILABLE_AFTER_SECONDS = 7 * 24 * 3600
+
+
+def _digest(uri: str) -> str:
+    return hashlib.sha1(uri.encode(), usedforsecurity=False).hexdigest()
+
+
+def remote_object(uri: str) -> str:
+    return f"ap:object:{{{_digest(uri)}}}"
+
+
+def remote_followers(uid: int) -> str:
+    return f"ap:followers:{{{uid}}}"
+
+
+def seen_activity(activity_id: str) -> str:
+    return f"ap:seen:{{{_digest(activity_id)}}}"
+
+
+def follow_requests(uid: int) -> str:
+    return f"ap:follow_requests:{{{uid}}}"
+
+
+def failing_since(domain: str) -> str:
+    return f"ap:failing:{{{domain.lower()}}}"

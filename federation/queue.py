@@ -1,0 +1,92 @@
+"""Enqueueing federation's jobs on the site's RQ queue (``timelines.queue``): the only federation module that puts
+jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
+
+- ``enqueue_inbound``: an accepted incoming activity, processed off the request (the inbox answers 202 at once).
+- ``enqueue_fanout``: a local status (or its deletion) going to the remote audience: one job reads the remote
+  followers and queues one delivery per inbox.
+- ``enqueue_backfill``: the latest public posts of a remote account just found, from its outbox.
+- ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
+  so a repeated fan-out never sends twice; retried with exponential backoff over about four and a half days
+  (``DELIVERY_RETRY_INTERVALS``; Mastodon retries 16 times over about three days). The retries need a worker with
+  the scheduler (``rqworker --with-scheduler``, as ``serve`` runs them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from typing import Any
+
+from rq import Retry
+from rq.exceptions import DuplicateJobError
+
+from timelines.queue import JOB_TIMEOUT_SECONDS, get_queue
+
+INBOUND_RETRIES = [5, 30, 120]
+# 15 retries after the first try: 30 s doubling to 17 hours, then three daily ones; about 4.4 days in all.
+DELIVERY_RETRY_INTERVALS = [30 * 2**step for step in range(12)] + [86_400, 86_400, 86_400]
+DELIVERY_PREFIX = "ap-deliver-"
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha1("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
+
+
+def _enqueue(task: str, *, job_id: str, description: str, kwargs: dict[str, Any], retry: list[int]) -> None:
+    with contextlib.suppress(DuplicateJobError):
+        get_queue().enqueue(
+            f"federation.tasks.{task}",
+            kwargs=kwargs,
+            job_id=job_id,
+            unique=True,
+            retry=Retry(max=len(retry), interval=retry),
+            job_timeout=JOB_TIMEOUT_SECONDS,
+            description=description,
+        )
+
+
+def enqueue_inbound(*, activity: dict[str, Any], actor: str) -> None:
+    """Process ``activity``, whose signature ``actor`` made, in a job (one per activity id)."""
+    identifier = str(activity.get("id") or "")
+    _enqueue(
+        "process_inbound",
+        job_id=f"ap-inbound-{_digest(identifier, actor)}",
+        description=f"process {activity.get('type')} {identifier} from {actor}",
+        kwargs={"activity": activity, "actor": actor},
+        retry=INBOUND_RETRIES,
+    )
+
+
+def enqueue_fanout(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, version: int = 0) -> None:
+    """Send status ``status_id`` of local ``uid`` (or, with ``deleted``, its deletion, whose stored fields these
+    are; with ``version``, its edit of that number) to the inboxes of its remote audience."""
+    verb = "delete" if deleted is not None else ("update" if version else "create")
+    _enqueue(
+        "fan_out",
+        job_id=f"ap-fanout-{verb}-{status_id}" + (f"-{version}" if version else ""),
+        description=f"federate the {verb} of status {status_id}",
+        kwargs={"status_id": status_id, "uid": uid, "deleted": deleted, "version": version},
+        retry=INBOUND_RETRIES,
+    )
+
+
+def enqueue_delivery(*, inbox: str, activity: dict[str, Any], signer: int) -> None:
+    """POST ``activity``, signed by local account ``signer``, to ``inbox``."""
+    _enqueue(
+        "deliver",
+        job_id=f"{DELIVERY_PREFIX}{_digest(str(activity.get('id')), inbox)}",
+        description=f"deliver {activity.get('type')} {activity.get('id')} to {inbox}",
+        kwargs={"inbox": inbox, "activity": activity, "signer": signer},
+        retry=DELIVERY_RETRY_INTERVALS,
+    )
+
+
+def enqueue_backfill(*, uid: int) -> None:
+    """Fetch the latest public posts of remote account ``uid`` from its outbox (one job per account)."""
+    _enqueue(
+        "backfill",
+        job_id=f"ap-backfill-{uid}",
+        description=f"fetch the latest posts of remote account {uid}",
+        kwargs={"uid": uid},
+        retry=INBOUND_RETRIES,
+    )

@@ -1,0 +1,96 @@
+"""The only federation module that sends Redis commands (``federation.keys`` documents them)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from federation import keys
+from socialsite.redis_client import get_redis
+
+
+def claim_activity(activity_id: str) -> bool:
+    """Mark an incoming activity as processed; False when it already was (SET NX with a TTL)."""
+    return bool(get_redis().set(keys.seen_activity(activity_id), 1, nx=True, ex=keys.SEEN_SECONDS))
+
+
+def forget_activity(activity_id: str) -> None:
+    """Undo ``claim_activity`` after its processing failed, so a retry processes it."""
+    get_redis().delete(keys.seen_activity(activity_id))
+
+
+def claim_object(uri: str, status_id: int) -> int:
+    """Map remote object ``uri`` to ``status_id`` unless it is mapped already; returns the id it maps to."""
+    client = get_redis()
+    if client.set(keys.remote_object(uri), status_id, nx=True):
+        return status_id
+    found = client.get(keys.remote_object(uri))
+    return int(found) if found else status_id
+
+
+def object_status(uri: str) -> int | None:
+    found = get_redis().get(keys.remote_object(uri))
+    return int(found) if found else None
+
+
+def release_object(uri: str) -> None:
+    get_redis().delete(keys.remote_object(uri))
+
+
+def add_remote_follower(uid: int, follower: int, when: float) -> None:
+    get_redis().zadd(keys.remote_followers(uid), {follower: when})
+
+
+def remove_remote_follower(uid: int, follower: int) -> None:
+    get_redis().zrem(keys.remote_followers(uid), follower)
+
+
+def remote_followers(uid: int) -> list[int]:
+    """Every remote follower recorded for ``uid`` (the caller checks them against ``followers:{uid}``)."""
+    return [int(member) for member in get_redis().zrange(keys.remote_followers(uid), 0, -1)]
+
+
+def has_remote_followers(uid: int) -> bool:
+    return bool(get_redis().exists(keys.remote_followers(uid)))
+
+
+def scores(key: str, members: Sequence[int]) -> list[float | None]:
+    if not members:
+        return []
+    return list(get_redis().zmscore(key, list(members)))
+
+
+def keep_follow_request(uid: int, requester: int, activity: dict[str, Any]) -> None:
+    get_redis().hset(keys.follow_requests(uid), str(requester), json.dumps(activity))
+
+
+def pop_follow_request(uid: int, requester: int) -> dict[str, Any] | None:
+    """The Follow activity kept for ``requester``'s request to follow ``uid``, forgotten as it is read."""
+    client = get_redis()
+    with client.pipeline(transaction=True) as pipe:
+        pipe.hget(keys.follow_requests(uid), str(requester))
+        pipe.hdel(keys.follow_requests(uid), str(requester))
+        raw, _ = pipe.execute()
+    return json.loads(raw) if raw else None
+
+
+def note_failure(domain: str, when: float) -> None:
+    """Remember when deliveries to ``domain`` began to fail (the first failure since the last success)."""
+    get_redis().set(keys.failing_since(domain), repr(when), nx=True)
+
+
+def note_success(domain: str) -> None:
+    """``domain`` answered (or was heard from): it is available."""
+    get_redis().delete(keys.failing_since(domain))
+
+
+def failing_since(domains: Sequence[str]) -> list[float | None]:
+    """When deliveries to each of ``domains`` began to fail, or None for those that do not fail."""
+    if not domains:
+        return []
+    client = get_redis()
+    with client.pipeline(transaction=False) as pipe:
+        for domain in domains:
+            pipe.get(keys.failing_since(domain))
+        return [float(value) if value else None for value in pipe.execute()]

@@ -1,0 +1,24 @@
+"""Job entry points of federation, run by the site's RQ workers; ``federation.queue`` enqueues them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from federation.services import actors, inbound, outbound, remote_statuses
+
+
+def process_inbound(*, activity: dict[str, Any], actor: str) -> str:
+    return inbound.process(activity=activity, actor_uri=actor)
+
+
+def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, version: int = 0) -> int:
+    return outbound.fan_out(status_id=status_id, uid=uid, deleted=deleted, version=version)
+
+
+def deliver(*, inbox: str, activity: dict[str, Any], signer: int) -> int:
+    return outbound.deliver(inbox=inbox, activity=activity, signer=signer)
+
+
+def backfill(*, uid: int) -> int:
+    actor = actors.actor_by_uid(uid)
+    return remote_statuses.backfill(author=actor) if actor is not None else 0

@@ -1,0 +1,94 @@
+"""Hooks through which another app hears of what the timelines do, without the timelines importing it.
+
+Federation (issue 22) is the one user: it registers its functions in its ``AppConfig.ready`` and the timelines
+call them at the points named here, after their own writes succeeded. With nothing registered every call is a
+no-op, so the timelines work (and their tests run) without the federation app. A hook must not raise for a
+change that is already made: it queues its work (RQ) and returns.
+
+- ``is_remote(uid)``: whether ``uid`` is another server's account, whose follows go through that server;
+- ``remote_follow_requested(uid, other_uid)``: ``uid`` asked to follow remote ``other_uid`` (send the Follow);
+- ``remote_unfollowed(uid, other_uid)``: ``uid`` stopped following, or withdrew its request to, remote
+  ``other_uid`` (send the Undo);
+- ``status_delivered(status)``: a new status went through the local audiences (the remote audience is next);
+- ``status_deleted(fields)``: a status was deleted (tell the servers it reached);
+- ``status_edited(fields)``: a status was edited (its fields as they are now);
+- ``status_liked(uid, fields, liked)``: ``uid`` liked (or with ``liked`` False, stopped liking) the status whose
+  stored fields are given;
+- ``follow_request_answered(uid, requester_uid, approved)``: ``uid`` approved or rejected a request to follow
+  them (the requester's server is told when it is another server's account);
+- ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
+  when it is not known yet (search), or None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+_registered: dict[str, Callable[..., Any]] = {}
+
+NAMES = frozenset(
+    {
+        "is_remote",
+        "remote_follow_requested",
+        "remote_unfollowed",
+        "status_delivered",
+        "status_deleted",
+        "resolve_account",
+        "follow_request_answered",
+        "status_edited",
+        "status_liked",
+    }
+)
+
+
+def register(name: str, function: Callable[..., Any]) -> None:
+    """Register ``function`` as hook ``name`` (one of ``NAMES``), replacing any before it."""
+    if name not in NAMES:
+        raise ValueError(f"no hook named {name!r}")
+    _registered[name] = function
+
+
+def is_remote(uid: int) -> bool:
+    hook = _registered.get("is_remote")
+    return bool(hook(uid)) if hook else False
+
+
+def remote_follow_requested(*, uid: int, other_uid: int) -> None:
+    if hook := _registered.get("remote_follow_requested"):
+        hook(uid=uid, other_uid=other_uid)
+
+
+def remote_unfollowed(*, uid: int, other_uid: int) -> None:
+    if hook := _registered.get("remote_unfollowed"):
+        hook(uid=uid, other_uid=other_uid)
+
+
+def status_delivered(status: Mapping[str, Any]) -> None:
+    if hook := _registered.get("status_delivered"):
+        hook(status)
+
+
+def status_deleted(fields: Mapping[str, Any]) -> None:
+    if hook := _registered.get("status_deleted"):
+        hook(fields)
+
+
+def resolve_account(acct: str) -> int | None:
+    hook = _registered.get("resolve_account")
+    return hook(acct) if hook else None
+
+
+def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> None:
+    if hook := _registered.get("follow_request_answered"):
+        hook(uid=uid, requester_uid=requester_uid, approved=approved)
+
+
+def status_edited(fields: Mapping[str, Any]) -> None:
+    if hook := _registered.get("status_edited"):
+        hook(fields)
+
+
+def status_liked(*, uid: int, fields: Mapping[str, Any], liked: bool) -> None:
+    if hook := _registered.get("status_liked"):
+        hook(uid=uid, fields=fields, liked=liked)
