@@ -223,6 +223,10 @@ class LivePage:
                 if not self.posts:
                     return False
                 if events.is_deletion(event):
+                    if event.get("repost_of") and int(event["id"]) in sent:
+                        # A repost shows a post once on a page, in place of its older entries: what shows once it
+                        # is gone is read again (the original where the page read finds it).
+                        reset()
                     return sent.delete(int(event["id"]))
                 return getattr(event, "type", None) == timeline_events.STATUS_UPDATED and int(event["id"]) in sent
             if _viewer_suspended(event, uid):

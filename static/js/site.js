@@ -127,6 +127,11 @@
     var article = holder.firstElementChild;
     if (!article || document.getElementById(article.id)) return null;
     var id = statusId(article);
+    // A post shows once on a page, where it came newest (as the page read shows it): a repost arriving for a
+    // post already shown takes its place, an older entry of a post already shown is not added.
+    var same = $all('article.status[data-status="' + article.dataset.status + '"]', timeline);
+    if (same.some(function (other) { return statusId(other) > id; })) return null;
+    same.forEach(function (other) { other.remove(); });
     var before = $all("article.status", timeline).filter(function (other) { return statusId(other) < id; })[0];
     if (before) {
       timeline.insertBefore(article, before);

@@ -21,15 +21,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from collections.abc import Coroutine
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
 import pytest
 from channels.testing import ApplicationCommunicator
+from django.test import override_settings
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
@@ -48,6 +51,7 @@ LIST_OWNERS = (0, 1)  # alice's and bob's lists are open too
 INITIAL_MEMBERS = {0: (1, 2), 1: (3, 0)}
 LEVELS = ("public", "unlisted", "private", "direct")
 PAGE = limits.DEFAULT_PAGE_SIZE
+STATUS_ATTRIBUTE = re.compile(r'data-status="\d+"')
 # How long a step's events may take to reach every page (a few milliseconds when all is well); short, so that a
 # failing example shrinks in reasonable time.
 SETTLE_SECONDS = 3.0
@@ -120,7 +124,7 @@ class OpenPage:
         """What site.js does with each event (``startLive``); a page with no "older" link (fewer than a page)."""
         if event == "post":
             self.sent.append(int(data["id"]))
-            self.shown.setdefault(int(data["id"]), data["html"])
+            self.insert(int(data["id"]), data["html"])
         elif event == "delete":
             gone = f'data-status="{int(data["id"])}"'
             self.shown = {
@@ -140,13 +144,26 @@ class OpenPage:
             for entry_id in list(self.shown):
                 if entry_id not in keep and (data["complete"] or entry_id >= oldest):
                     del self.shown[entry_id]
-            for entry_id, html in keep.items():
+            for entry_id, html in sorted(keep.items()):
                 self.sent.append(entry_id)
-                self.shown.setdefault(entry_id, html)
+                self.insert(entry_id, html)
         elif event == "notifications" and int(data["unread"]) < 0:
             self.marker = -int(data["unread"])  # the test's own marker (below)
         elif event == "reload":
             raise AssertionError(f"page of {self.uid} cut off: {data}")
+
+    def insert(self, entry_id: int, html: str) -> None:
+        """site.js's ``insertStatus``: a post shows once, where it came newest (a repost of a post already shown
+        takes its place; an older entry of a post already shown is not added)."""
+        if entry_id in self.shown:
+            return
+        status = STATUS_ATTRIBUTE.search(html)
+        same = [other for other, shown in self.shown.items() if status and status.group(0) in shown]
+        if any(other > entry_id for other in same):
+            return
+        for other in same:
+            del self.shown[other]
+        self.shown[entry_id] = html
 
     async def close(self) -> None:
         await self.communicator.send_input({"type": "http.disconnect"})
@@ -437,17 +454,22 @@ def small_passes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(limits, "DELIVERY_JOB_SIZE", 1)
 
 
-def test_an_open_page_shows_exactly_what_a_reload_would_show(small_passes: None) -> None:
+@pytest.mark.parametrize("pull_threshold", [None, 2], ids=["pushed", "pulled past 2 followers"])
+def test_an_open_page_shows_exactly_what_a_reload_would_show(small_passes: None, pull_threshold: int | None) -> None:
+    """Pushed posts; and with hybrid fan-out past two followers (``services.pulled``), where the dense start makes
+    every post pulled (merged into homes when read) until unfollows and blocks bring its author back under."""
     LiveEqualsReload.loop = Loop()
+    threshold = override_settings(FANOUT_PULL_THRESHOLD=pull_threshold) if pull_threshold else nullcontext()
     try:
-        run_state_machine_as_test(
-            LiveEqualsReload,
-            settings=settings(
-                max_examples=8,
-                stateful_step_count=25,
-                deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-            ),
-        )
+        with threshold:
+            run_state_machine_as_test(
+                LiveEqualsReload,
+                settings=settings(
+                    max_examples=5,
+                    stateful_step_count=25,
+                    deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+                ),
+            )
     finally:
         LiveEqualsReload.loop.stop()

@@ -93,6 +93,10 @@ def deliver_status(
         first = store.graph.members_after_many(
             [(key, None, limits.POSTS_PER_PASS) for key in audience_keys(item.author_uid)]
         )
+    if own_home and repost_of:
+        # The reposter's own home holds the repost, but shows it only as the policy lets them see it (a repost of
+        # someone they mute or block is kept out of their feed by every read): so does the event.
+        own_home = bool(policy.allowed_recipients(item=item, recipients=[item.author_uid]))
     for audience, targets in zip(AUDIENCES, first, strict=True):
         if audience == FOLLOWERS.name and pull_instead(
             uid=item.author_uid, status_id=int(status["id"]), posted=float(status["posted"]), followers=targets
