@@ -445,3 +445,5 @@ class StatusVersion:
     time: float
     mention_logins: tuple[str, ...] = ()
     current: bool = False
+    # Its images then (issue 21), with their alt texts then.
+    media: tuple[MediaItem, ...] = ()

@@ -1,0 +1,89 @@
+"""Editing a post's images (issues 19 and 21): the edit replaces images and alt texts, refuses what a new post
+refuses with nothing changed, and the history keeps each version's images."""
+
+from __future__ import annotations
+
+import pytest
+
+from media import limits, services
+from media.models import Attachment
+from media.tests import images
+from socialsite.tests.people import logged_in
+from timelines import exceptions, selectors
+from timelines import services as timelines
+
+pytestmark = pytest.mark.django_db
+
+
+def ids(items) -> list[int]:  # type: ignore[no-untyped-def]
+    return [item.id for item in items]
+
+
+def test_an_edit_replaces_an_image_and_the_history_keeps_the_old_one():
+    _, alice = logged_in("alice")
+    first = services.upload(owner=alice, data=images.jpeg(), description="A red flag")
+    second = services.upload(owner=alice, data=images.png(), description="A green tile")
+    status_id = timelines.post_status(uid=alice, message="pictures", media_ids=[first.pk])
+
+    assert timelines.edit_status(uid=alice, status_id=status_id, message="pictures", media_ids=[second.pk]) is True
+
+    status = selectors.get_status(status_id=status_id)
+    assert ids(status.media) == [second.pk] and status.media[0].description == "A green tile"
+    history = selectors.get_status_history(status_id=status_id)
+    assert [ids(version.media) for version in history] == [[second.pk], [first.pk]]
+    assert history[1].media[0].description == "A red flag"
+    # The dropped image stays the post's (the history shows it) until the post goes, then both go.
+    assert set(Attachment.objects.filter(status_id=status_id).values_list("pk", flat=True)) == {first.pk, second.pk}
+    timelines.delete_status(uid=alice, status_id=status_id)
+    assert not Attachment.objects.filter(pk__in=[first.pk, second.pk]).exists()
+
+
+def test_an_edit_changes_an_alt_text_and_the_history_keeps_the_old_one():
+    _, alice = logged_in("alice")
+    picture = services.upload(owner=alice, data=images.jpeg(), description="A flg")
+    status_id = timelines.post_status(uid=alice, message="", media_ids=[picture.pk])
+
+    timelines.edit_status(uid=alice, status_id=status_id, message="", descriptions={picture.pk: "A flag"})
+
+    assert selectors.get_status(status_id=status_id).media[0].description == "A flag"
+    assert Attachment.objects.get(pk=picture.pk).description == "A flag"
+    history = selectors.get_status_history(status_id=status_id)
+    assert [version.media[0].description for version in history] == ["A flag", "A flg"]
+    with pytest.raises(exceptions.InvalidMedia):
+        timelines.edit_status(
+            uid=alice,
+            status_id=status_id,
+            message="",
+            descriptions={picture.pk: "x" * (limits.MAX_DESCRIPTION_LENGTH + 1)},
+        )
+    # No text and no image left is refused.
+    with pytest.raises(exceptions.InvalidMessage):
+        timelines.edit_status(uid=alice, status_id=status_id, message="", media_ids=[])
+
+
+def test_someone_elses_upload_or_a_fifth_image_is_refused_with_nothing_changed():
+    _, alice = logged_in("alice")
+    _, bob = logged_in("bob")
+    mine = [services.upload(owner=alice, data=images.jpeg()) for _ in range(limits.MAX_PER_POST + 1)]
+    bobs = services.upload(owner=bob, data=images.jpeg())
+    status_id = timelines.post_status(uid=alice, message="one", media_ids=[mine[0].pk])
+
+    with pytest.raises(exceptions.InvalidMedia):
+        timelines.edit_status(uid=alice, status_id=status_id, message="two", media_ids=[mine[0].pk, bobs.pk])
+    with pytest.raises(exceptions.InvalidMedia, match="at most 4"):
+        timelines.edit_status(uid=alice, status_id=status_id, message="five", media_ids=[m.pk for m in mine])
+
+    status = selectors.get_status(status_id=status_id)
+    assert (status.message, ids(status.media), status.edits) == ("one", [mine[0].pk], 0)
+    assert Attachment.objects.get(pk=bobs.pk).status_id is None
+    assert Attachment.objects.filter(status_id=status_id).count() == 1
+
+
+def test_a_refused_script_releases_the_uploads_it_claimed():
+    _, alice = logged_in("alice")
+    _, bob = logged_in("bob")
+    picture = services.upload(owner=alice, data=images.jpeg())
+    bobs_post = timelines.post_status(uid=bob, message="bob's")
+    with pytest.raises(exceptions.NotOwner):
+        timelines.edit_status(uid=alice, status_id=bobs_post, message="mine", media_ids=[picture.pk])
+    assert Attachment.objects.get(pk=picture.pk).status_id is None
