@@ -3,7 +3,10 @@ refuses with nothing changed, and the history keeps each version's images."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from media import limits, services
 from media.models import Attachment
@@ -87,3 +90,53 @@ def test_a_refused_script_releases_the_uploads_it_claimed():
     with pytest.raises(exceptions.NotOwner):
         timelines.edit_status(uid=alice, status_id=bobs_post, message="mine", media_ids=[picture.pk])
     assert Attachment.objects.get(pk=picture.pk).status_id is None
+
+
+# --- the pages ----------------------------------------------------------------------------------------------------
+
+
+def test_the_edit_page_lists_the_images_and_saves_a_removal_an_alt_text_and_an_added_image_with_its_history():
+    client, alice = logged_in("alice")
+    first = services.upload(owner=alice, data=images.jpeg(), description="A red flg")
+    second = services.upload(owner=alice, data=images.png(), description="A green tile")
+    status_id = timelines.post_status(uid=alice, message="two", media_ids=[first.pk, second.pk])
+    page = f"/@alice/{status_id}/edit"
+
+    html = client.get(page).content.decode()
+    assert html.count("Describe this image") == 2 and "Add images" in html
+    assert f'name="alt-{first.pk}"' in html and f'name="remove" value="{second.pk}"' in html
+
+    response = client.post(
+        page,
+        {
+            "message": "",
+            "with-images": "1",
+            f"alt-{first.pk}": "A red flag",
+            f"alt-{second.pk}": "A green tile",
+            "remove": [str(second.pk)],
+            "images": [SimpleUploadedFile("blue.jpg", images.jpeg((40, 30)))],
+            "description-1": "A blue square",
+        },
+    )
+    assert response.status_code == 302
+    status = selectors.get_status(status_id=status_id)
+    assert status.message == ""
+    assert [item.description for item in status.media] == ["A red flag", "A blue square"]
+
+    history = client.get(f"/@alice/{status_id}/history").content.decode()
+    alts = re.findall(r'<img src="/media/[^"]+/preview" alt="([^"]*)"', history)
+    assert alts == ["A red flag", "A blue square", "A red flg", "A green tile"]
+
+    # Five images are refused with the form again and nothing changed, no file of the refused ones kept.
+    files_before = Attachment.objects.count()
+    response = client.post(
+        page,
+        {
+            "message": "five",
+            "with-images": "1",
+            "images": [SimpleUploadedFile(f"{n}.jpg", images.jpeg()) for n in range(3)],
+        },
+    )
+    assert response.status_code == 400 and "at most 4" in response.content.decode()
+    assert Attachment.objects.count() == files_before
+    assert selectors.get_status(status_id=status_id).message == ""

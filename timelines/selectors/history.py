@@ -29,6 +29,7 @@ def get_status_history(*, status_id: int, viewer_uid: int | object | None = _ANY
             mention_logins=status.mention_logins,
             current=True,
             media=status.media,
+            sensitive=status.sensitive,
         )
     ]
     for raw in earlier:
@@ -39,6 +40,7 @@ def get_status_history(*, status_id: int, viewer_uid: int | object | None = _ANY
                 time=float(item.get("time", status.posted)),
                 mention_logins=tuple(str(login) for login in item.get("mentions", ())),
                 media=media_of(item.get("media")),
+                sensitive=status.sensitive,
             )
         )
     return versions
