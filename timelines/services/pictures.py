@@ -23,6 +23,7 @@ from timelines import exceptions, queue, store
 from timelines.records import MediaItem
 
 PICTURES = (Attachment.AVATAR, Attachment.HEADER)
+_MAX_ID = 2**63  # an SQL id is a signed 64-bit integer
 
 
 def item_of(attachment: Attachment) -> MediaItem:
@@ -78,6 +79,8 @@ def plan_edit_media(
             if len(media_ids) > media_limits.MAX_PER_POST:
                 raise exceptions.InvalidMedia(f"A post may carry at most {media_limits.MAX_PER_POST} images.")
             ids = list(dict.fromkeys(int(str(media_id)) for media_id in media_ids))
+        if not all(0 < media_id < _MAX_ID for media_id in [*ids, *texts]):
+            raise ValueError(ids)
     except ValueError:
         raise exceptions.InvalidMedia() from None
     except InvalidImage as error:
