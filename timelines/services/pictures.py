@@ -94,7 +94,9 @@ def plan_edit_media(
     found = {a.pk: item_of(a) for a in media_services.for_status(others)}
     items = []
     for media_id in ids:
-        item = kept.get(media_id) or found[media_id]
+        item = kept.get(media_id) or found.get(media_id)
+        if item is None:  # deleted since it was checked (the clean-up job took an old upload)
+            raise exceptions.InvalidMedia()
         if media_id in texts:
             item = replace(item, description=texts[media_id])
         items.append(item)
