@@ -13,6 +13,7 @@ from media.models import Attachment
 from media.tests import images
 from socialsite.tests.people import logged_in
 from timelines import exceptions, selectors
+from timelines import limits as timeline_limits
 from timelines import services as timelines
 
 pytestmark = pytest.mark.django_db
@@ -82,14 +83,32 @@ def test_someone_elses_upload_or_a_fifth_image_is_refused_with_nothing_changed()
     assert Attachment.objects.filter(status_id=status_id).count() == 1
 
 
-def test_a_refused_script_releases_the_uploads_it_claimed():
+def test_an_edit_the_script_refuses_releases_the_uploads_it_claimed_and_keeps_the_old_alt_text(monkeypatch):
+    """The uploads are claimed and alt texts stored in SQL before the script runs; a refusal rolls them back."""
+    monkeypatch.setattr(timeline_limits, "MAX_STATUS_VERSIONS", 2)
     _, alice = logged_in("alice")
     _, bob = logged_in("bob")
-    picture = services.upload(owner=alice, data=images.jpeg())
+    kept = services.upload(owner=alice, data=images.jpeg(), description="A flag")
+    status_id = timelines.post_status(uid=alice, message="one", media_ids=[kept.pk])
+    timelines.edit_status(uid=alice, status_id=status_id, message="two")
+    added = services.upload(owner=alice, data=images.jpeg())
+
+    with pytest.raises(exceptions.TooManyVersions):
+        timelines.edit_status(
+            uid=alice,
+            status_id=status_id,
+            message="three",
+            media_ids=[kept.pk, added.pk],
+            descriptions={kept.pk: "A red flag"},
+        )
+    assert Attachment.objects.get(pk=added.pk).status_id is None
+    assert Attachment.objects.get(pk=kept.pk).description == "A flag"
+    assert [item.description for item in selectors.get_status(status_id=status_id).media] == ["A flag"]
+
     bobs_post = timelines.post_status(uid=bob, message="bob's")
     with pytest.raises(exceptions.NotOwner):
-        timelines.edit_status(uid=alice, status_id=bobs_post, message="mine", media_ids=[picture.pk])
-    assert Attachment.objects.get(pk=picture.pk).status_id is None
+        timelines.edit_status(uid=alice, status_id=bobs_post, message="mine", media_ids=[added.pk])
+    assert Attachment.objects.get(pk=added.pk).status_id is None
 
 
 # --- the pages ----------------------------------------------------------------------------------------------------
