@@ -7,6 +7,7 @@ An edit is one script on the status's slot (``store.edits``): the owner check, a
 on the text then follows in idempotent single-slot steps, as after a new post: the word index, the tag timelines
 (of a public post), the notifications (the people it mentions for the first time: "mentioned you"; everyone who
 reposted it: "edited a post you reposted"), and the ``status.updated`` event that open pages and streams follow.
+An edit may change the images and alt texts too (issue 21; ``services.pictures``).
 Counters, replies, reposts, likes and the visibility stay as they were; a repost cannot be edited (it has no
 text of its own). A direct message keeps its participants: the people it reaches are its conversation's, so
 naming someone new in an edit does not add them.
@@ -50,10 +51,11 @@ def edit_status(
     descriptions: Mapping[object, str] | None = None,
 ) -> bool:
     """Replace the text of status ``status_id``, written by ``uid``, with ``message``, keeping the text it
-    replaces as an earlier version. Returns True, or False when ``message`` is the text it already has
-    (nothing is written: not a new version).
+    replaces as an earlier version. Returns True, or False when ``message`` is the text it already has and
+    the images are unchanged (nothing is written: not a new version).
 
-    The rules of a new post hold: at most ``MAX_MESSAGE_LENGTH`` characters, not empty (``InvalidMessage``);
+    The rules of a new post hold: at most ``MAX_MESSAGE_LENGTH`` characters, not empty unless it has images
+    (``InvalidMessage``);
     the caller's view applies the posts rate limit. At most ``MAX_STATUS_VERSIONS`` versions
     (``TooManyVersions``). Raises ``StatusNotFound`` (no such status, or a repost) and ``NotOwner`` (someone
     else's post), before anything is written. Costs: the read, the script, then the index, tag and
