@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from media.tests import images
+from socialsite.tests.browser.conftest import screenshot_dir
 from socialsite.tests.browser.test_site import article, post_from, sign_up_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -84,6 +85,7 @@ def test_an_edit_in_place_describes_removes_and_adds_images_and_the_history_show
     form.get_by_label("Add images").set_input_files([tile])
     expect(form.get_by_role("textbox", name="Describe this image")).to_have_count(2)
     form.get_by_role("textbox", name="Describe this image").nth(1).fill("A green tile")
+    form.screenshot(path=screenshot_dir() / "edit-images.png")
     form.get_by_role("textbox", name="Edit your post").fill("")
     save = form.get_by_role("button", name="Save")
     expect(save).to_be_enabled()  # images alone make a post
