@@ -299,9 +299,10 @@ TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", "")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Sent on every response (socialsite/security.py). The templates have no inline script or style to allow.
+# Sent on every response (socialsite/security.py). The templates have no inline script or style to allow; blob:
+# images are the post box's previews of the pictures picked (object URLs of local files, never fetched).
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
     "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000")
