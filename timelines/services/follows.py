@@ -81,9 +81,7 @@ def request_follow(*, uid: int, other_uid: int, notify_followee: bool = True) ->
 
 def withdraw_follow_request(*, uid: int, other_uid: int) -> bool:
     """Withdraw ``uid``'s pending request to follow ``other_uid``; True if there was one."""
-    withdrawn = store.privacy.remove_pair(
-        keys.follow_requests(other_uid), keys.follow_requested(uid), uid, other_uid
-    )
+    withdrawn = store.privacy.remove_pair(keys.follow_requests(other_uid), keys.follow_requested(uid), uid, other_uid)
     if withdrawn and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
     return withdrawn
