@@ -3,9 +3,10 @@ reaches the token's person's home, and their notifications, as it happens), ``/u
 notifications alone) and ``/api/v1/streaming/health``.
 
 The ``user`` stream is the site's live home (``streaming.live.LivePage``) with Mastodon's framing: the same hub
-subscription, per-recipient policy, relation re-reads and flow control, so what an app sees is exactly what the
-person's open home page gets. Events: ``event: update`` with a Status as JSON, ``event: status.update`` with the
-Status again after an edit (``edited_at`` set), ``event: delete`` with the id,
+subscription to what the delivery wrote to the person's home (``timeline.delivery`` events) and the same flow
+control, so what an app sees is what the person's open home page gets (a bulk change, such as a follow's copy,
+is not replayed: Mastodon's stream has no event for it). Events: ``event: update`` with a Status as JSON,
+``event: status.update`` with the Status again after an edit (``edited_at`` set), ``event: delete`` with the id,
 ``event: notification`` with a Notification (read when the hub announces one, off the event loop);
 ``:thump`` keep-alives. The token comes from ``Authorization: Bearer`` or ``?access_token=``, and needs
 ``read:statuses``; a suspension ends the stream at once, as it ends the person's live pages.
@@ -137,26 +138,36 @@ class MastodonEncoder:
             if kind == timeline_events.NOTIFICATION_CREATED and self.notifications:
                 self._announce()
                 return b""
-            if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.USER_TYPES:
-                return b""
-            if events.is_deletion(item):
-                return _sse("delete", str(int(item["id"])))
+            if events.is_delivery(item):
+                # The ``user`` stream: what the delivery wrote to the person's home.
+                if item.kind == timeline_events.DELETE:
+                    return _sse("delete", str(int(item["id"])))
+                if item.kind not in (timeline_events.POST, timeline_events.UPDATE):
+                    return b""  # a reset: Mastodon's stream has no such event
+                name = "update" if item.kind == timeline_events.POST else "status.update"
+            elif events.is_status(item):
+                # The statuses themselves: the public streams (``api.public_streams``), and on the user stream the
+                # deletions and the edits of what it was sent (``streaming.live``).
+                if events.is_deletion(item):
+                    return _sse("delete", str(int(item["id"])))
+                # An edit is Mastodon's ``status.update``: the status again, with ``edited_at``.
+                edited = getattr(item, "type", None) == timeline_events.STATUS_UPDATED
+                name = "status.update" if edited else "update"
+            else:
+                return b""  # notices of other kinds, and a page's snapshots
             if int(item["uid"]) in self.suspended:
                 return b""
-            return self._update(item)
+            return self._update(item, name)
         except (KeyError, TypeError, ValueError):
             logger.warning("Skipped a malformed stream event %s.", item.get("id"))
             return b""
 
-    def _update(self, item: dict[str, Any]) -> bytes:
+    def _update(self, item: dict[str, Any], name: str) -> bytes:
         cache = getattr(item, "cache", None)
         key = ("mastodon", self.origin.base)
         if cache is not None and key in cache:
             return cache[key]
         shaped = streamed_status(self.origin, entry_of(item))  # type: ignore[arg-type]
-        # An edit is Mastodon's ``status.update``: the status again, with ``edited_at``.
-        edited = getattr(item, "type", None) == timeline_events.STATUS_UPDATED
-        name = "status.update" if edited else "update"
         data = _sse(name, json.dumps(shaped, separators=(",", ":"))) if shaped is not None else b""
         if cache is not None:
             cache[key] = data

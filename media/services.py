@@ -157,6 +157,23 @@ def attach(*, owner: int, media_ids: Sequence[int], status_id: int) -> list[Atta
     return for_status(media_ids)
 
 
+def of_post(*, owner: int, media_ids: Sequence[int], status_id: int) -> list[int]:
+    """Which of ``media_ids`` are ``owner``'s images attached to post ``status_id`` already (an edit keeping an
+    image, or taking back one an earlier version had)."""
+    return list(
+        Attachment.objects.filter(
+            pk__in=list(media_ids), owner=owner, kind=Attachment.IMAGE, status_id=status_id
+        ).values_list("pk", flat=True)
+    )
+
+
+def describe_posted(*, owner: int, status_id: int, descriptions: dict[int, str]) -> None:
+    """Set the alt texts of images of post ``status_id`` (an edit; the history keeps the earlier ones in its
+    versions). Descriptions are checked by the caller (``clean_description``)."""
+    for media_id, description in descriptions.items():
+        Attachment.objects.filter(pk=media_id, owner=owner, status_id=status_id).update(description=description)
+
+
 def detach(*, status_id: int) -> None:
     """Undo ``attach`` for a post that could not be written: its images are unattached uploads again."""
     Attachment.objects.filter(status_id=status_id).update(status_id=None)

@@ -225,6 +225,8 @@ FANOUT_PULL_THRESHOLD = env_int("SOCIALSITE_FANOUT_PULL_THRESHOLD", 100_000)
 TIMELINES_FRAGMENT_CACHE_SIZE = int(os.environ.get("TIMELINES_FRAGMENT_CACHE_SIZE", "5000"))
 # Where the live home timeline is served (streaming/live.py); the home page links to it.
 LIVE_HOME_PATH = "live/home"
+# ... where a list's newest page follows its list timeline (its owner's only; ?list=<id>).
+LIVE_LIST_PATH = "live/list"
 # ... and where every other page of a logged-in viewer follows their unread notification count.
 LIVE_ME_PATH = "live/me"
 
@@ -297,9 +299,10 @@ TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", "")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Sent on every response (socialsite/security.py). The templates have no inline script or style to allow.
+# Sent on every response (socialsite/security.py). The templates have no inline script or style to allow; blob:
+# images are the post box's previews of the pictures picked (object URLs of local files, never fetched).
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
     "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000")

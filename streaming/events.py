@@ -51,6 +51,49 @@ class StreamEvent(dict[str, Any]):
         self.cache: dict[str, Any] = {}
 
 
+class DeliveryEvent(StreamEvent):
+    """A decoded ``timeline.delivery`` event: the status fields (plus ``"deleted": true`` for a ``delete``), its
+    ``kind``, and ``timelines``: the index keys (``streaming.matching.home_key`` / ``list_key``) of the
+    timelines the pass wrote. Only live pages and the client API's ``user`` stream subscribe to these."""
+
+    __slots__ = ("followers_of", "kind", "timelines")
+
+    def __init__(
+        self, fields: dict[str, Any], kind: str, timelines: frozenset[str], followers_of: int | None = None
+    ) -> None:
+        super().__init__(fields, timeline_events.TIMELINE_DELIVERY)
+        self.kind = kind
+        self.timelines = timelines
+        # A post merged into the homes of this account's followers when read (``services.pulled``).
+        self.followers_of = followers_of
+
+
+def home_key(uid: int) -> str:
+    """The hub's index key (in memory, not a Redis key) of ``uid``'s home timeline."""
+    return f"home:{uid}"
+
+
+def list_key(list_id: int) -> str:
+    """The hub's index key of list ``list_id``'s timeline."""
+    return f"list:{list_id}"
+
+
+def followers_key(uid: int) -> str:
+    """The hub's index key of the posts of ``uid`` merged into its followers' homes when read."""
+    return f"followers:{uid}"
+
+
+def _delivery(event: dict[str, Any]) -> DeliveryEvent:
+    followers_of = event.get("followers_of")
+    pulled = [followers_key(followers_of)] if isinstance(followers_of, int) else []
+    timelines = frozenset([*(home_key(uid) for uid in event["homes"]), *(list_key(i) for i in event["lists"]), *pulled])
+    kind = str(event.get("kind"))
+    fields = dict(event.get("status") or {})
+    if kind == timeline_events.DELETE:
+        fields["deleted"] = True
+    return DeliveryEvent(fields, kind, timelines, followers_of if pulled else None)
+
+
 def decode(message: str | bytes) -> StreamEvent:
     """Decode one published event (``timelines.events``) into the status it carries.
 
@@ -69,6 +112,8 @@ def decode(message: str | bytes) -> StreamEvent:
     ):
         # Not a status: a notice for the pages of one user, or a moderation change. Only live homes see these.
         return StreamEvent({name: value for name, value in event.items() if name not in ("type", "v")}, event["type"])
+    if event["type"] == timeline_events.TIMELINE_DELIVERY and event.get("v") == timeline_events.VERSION:
+        return _delivery(event)
     if not timeline_events.is_status_event(event):
         raise IgnoredEvent(event["type"])
     status = event["status"]
@@ -81,6 +126,11 @@ def is_status(event: dict[str, Any]) -> bool:
     """A status event (posted or deleted), as opposed to a notice."""
     kind = getattr(event, "type", timeline_events.STATUS_CREATED)
     return kind in timeline_events.STATUS_TYPES
+
+
+def is_delivery(event: dict[str, Any]) -> bool:
+    """What a delivery pass wrote to some timelines (``DeliveryEvent``)."""
+    return isinstance(event, DeliveryEvent)
 
 
 def is_deletion(event: dict[str, Any]) -> bool:

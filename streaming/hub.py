@@ -27,8 +27,9 @@ carries on; events published while it was away are lost, as pub/sub is at-most-o
 
 Every event is put to the per-recipient policy (``timelines.policy``) once for the public
 (``recipient=None``), before any subscription sees it; subscriptions are public by default and are offered only
-events the public may receive. A subscription that asks the policy for its own viewer (a user's live home
-timeline) passes ``public=False`` and is offered every event its index keys select. Events of types the streams
+events the public may receive. A subscription of one viewer's pages (a live home or list, which follows the
+``timeline.delivery`` events naming its timeline: the delivery asked the policy for its reader) passes
+``public=False`` and is offered every event its index keys select. Events of types the streams
 do not show are skipped.
 
 The hub lives on the event loop that created it (daphne runs one per process); ``get_hub()`` returns it.

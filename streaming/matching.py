@@ -5,7 +5,11 @@ An event (a posted or deleted status) is offered to subscriptions registered und
 - ``ALL``: every event (firehose-like consumers that want everything);
 - ``sample:<n>``: events whose ``id % 100 == n`` (a sample stream registers only the buckets it keeps, so a
   10 % sample is not even offered the other 90 % of events);
-- ``author:<uid>``: events by that user (live home timelines);
+- ``author:<uid>``: events by that user;
+- ``deletions``: every deleted status (the live pages remove it wherever it stands, before its withdrawal
+  passes reach every timeline); ``updates``: every edited status (a live page that was sent it swaps it in);
+- ``home:<uid>``, ``list:<id>``: a delivery (``timeline.delivery``) that wrote to that home or list timeline
+  (the live pages); ``followers:<uid>``: a post of ``uid`` merged into its followers' homes when read;
 - ``login:<login>``: events by that user, replying to them, reposting them, or mentioning ``@login`` (the
   ``follow`` filter);
 - ``word:<word>``: events whose message contains that word (the ``track`` filter indexes one word per phrase);
@@ -30,11 +34,21 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from streaming.events import StreamEvent
+from streaming.events import DeliveryEvent, StreamEvent
+from streaming.events import followers_key as followers_key  # re-exported: the live pages index with these
+from streaming.events import home_key as home_key
+from streaming.events import list_key as list_key
 from timelines import events as timeline_events
 from timelines import text
 
 ALL = "*"
+# Every deletion (status.deleted): the live pages take a deleted post away wherever it stands, at once.
+DELETIONS = "deletions"
+# Every edit (status.updated): a live page that was sent the post swaps the new text in.
+UPDATES = "updates"
+# Every post merged into homes when read (``followers_of``): a live home that does not know its author yet (an
+# account just past the pull threshold) reads again whom it merges.
+PULLED = "pulled"
 GEO = "geo"
 MODERATION = "moderation"
 GEO_CELL_DEGREES = 10
@@ -144,6 +158,8 @@ def user_key(uid: int) -> str:
 
 def event_index_keys(event: dict[str, Any]) -> set[str]:
     """Every index key of one event (see the module docstring)."""
+    if isinstance(event, DeliveryEvent):
+        return {*event.timelines, PULLED} if event.followers_of is not None else set(event.timelines)
     kind = getattr(event, "type", timeline_events.STATUS_CREATED)
     if kind in timeline_events.NOTIFICATION_TYPES or kind in timeline_events.MESSAGE_TYPES:
         return {user_key(int(event["uid"]))}
@@ -152,6 +168,10 @@ def event_index_keys(event: dict[str, Any]) -> set[str]:
     if kind in timeline_events.USER_TYPES:
         return {MODERATION}
     found = {ALL, sample_key(int(event["id"]) % 100)}
+    if kind == timeline_events.STATUS_DELETED:
+        found.add(DELETIONS)
+    elif kind == timeline_events.STATUS_UPDATED:
+        found.add(UPDATES)
     if "uid" in event:
         found.add(author_key(int(event["uid"])))
     found.update(login_key(login) for login in event_logins(event))

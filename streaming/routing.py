@@ -14,7 +14,7 @@ from django.urls import path, re_path
 
 from streaming import consumers
 from streaming.flow import keep_raw_send
-from streaming.live import live_home, live_me
+from streaming.live import live_home, live_list, live_me
 
 http_urlpatterns = [
     path("statuses/sample.json", consumers.sample),
@@ -23,5 +23,6 @@ http_urlpatterns = [
     re_path(r"^statuses/(?!\d+/)", consumers.not_found),
     # The live pages need the session, so they are wrapped in Channels' auth middleware.
     path(settings.LIVE_HOME_PATH, keep_raw_send(AuthMiddlewareStack(live_home)), name="live-home"),
+    path(settings.LIVE_LIST_PATH, keep_raw_send(AuthMiddlewareStack(live_list)), name="live-list"),
     path(settings.LIVE_ME_PATH, keep_raw_send(AuthMiddlewareStack(live_me)), name="live-me"),
 ]

@@ -143,6 +143,7 @@ class EditForm(forms.Form):
     message = forms.CharField(
         label="Edit your post",
         max_length=limits.MAX_MESSAGE_LENGTH * 4,  # the exact limit is the service's; this only bounds input size
+        required=False,  # a post of images alone may have no text: the service says when one is needed
         strip=False,
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": limits.MAX_MESSAGE_LENGTH}),
     )

@@ -456,3 +456,6 @@ class StatusVersion:
     time: float
     mention_logins: tuple[str, ...] = ()
     current: bool = False
+    # Its images then (issue 21), with their alt texts then, hidden as the post's are when it is sensitive.
+    media: tuple[MediaItem, ...] = ()
+    sensitive: bool = False

@@ -143,11 +143,11 @@ def status_edits(request: HttpRequest, status: Status, versions: Sequence[Status
         {
             "content": html(request, version.message, version.mention_logins),
             "spoiler_text": "",
-            "sensitive": False,
+            "sensitive": version.sensitive,
             "created_at": iso(version.time),
             "account": shaped_account,
             "poll": None,
-            "media_attachments": [],
+            "media_attachments": [media_attachment(request, item) for item in version.media],
             "emojis": [],
         }
         for version in reversed(versions)

@@ -374,3 +374,38 @@ def test_mastodon_py_edits_a_post_reads_its_history_and_source_and_the_stream_se
         quinn.status_update(posted["id"], "x" * 281)
     assert refused.value.args[1] == 422
     assert quinn.status(posted["id"])["content"] == edited["content"]
+
+
+def test_mastodon_py_edits_a_posts_images_and_alt_texts_and_the_history_keeps_the_old_ones(site):
+    """status_update(id, status, media_ids=[...]) replaces an image, media_attributes changes an alt text, and
+    status_history shows each version's images; someone else's upload is refused with nothing changed."""
+    person("olga")
+    person("piet")
+    olga = log_in(site, "olga", ["read", "write"])
+    piet = log_in(site, "piet", ["read", "write"])
+    first = olga.media_post(io.BytesIO(images.jpeg()), mime_type="image/jpeg", description="A red flag")
+    second = olga.media_post(io.BytesIO(images.png()), mime_type="image/png", description="A green tile")
+    posted = olga.status_post("A picture", media_ids=[first])
+
+    edited = olga.status_update(posted["id"], "Another picture", media_ids=[second["id"]])
+    assert [media["id"] for media in edited["media_attachments"]] == [second["id"]]
+    described = olga.status_update(
+        posted["id"], "Another picture", media_attributes=[{"id": second["id"], "description": "A green square"}]
+    )
+    assert [media["description"] for media in described["media_attachments"]] == ["A green square"]
+
+    history = piet.status_history(posted["id"])
+    assert [[media["description"] for media in version["media_attachments"]] for version in history] == [
+        ["A red flag"],
+        ["A green tile"],
+        ["A green square"],
+    ]
+    with urllib.request.urlopen(history[0]["media_attachments"][0]["url"], timeout=testing.WAIT_SECONDS) as response:
+        assert response.status == 200  # the image the edit dropped is still the post's, for its history
+
+    pieces = piet.media_post(io.BytesIO(images.jpeg()), mime_type="image/jpeg")
+    with pytest.raises(MastodonAPIError) as refused:
+        olga.status_update(posted["id"], "Stolen", media_ids=[second["id"], pieces["id"]])
+    assert refused.value.args[1] == 422
+    assert [media["id"] for media in olga.status(posted["id"])["media_attachments"]] == [second["id"]]
+    assert len(piet.status_history(posted["id"])) == 3

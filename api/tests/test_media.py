@@ -63,3 +63,25 @@ def test_media_ids_on_a_status_are_checked(media_root):
     )
     assert changed.status_code == 422 and "posted already" in changed.json()["error"]
     assert ada.get(f"/api/v1/media/{mine[2]}").json()["description"] is None
+
+
+def test_an_edit_takes_form_encoded_media_attributes_and_refuses_bad_ones_with_422(media_root):
+    ada = api_of("ada")
+    mine = [upload(ada, images.jpeg()).json()["id"] for _ in range(2)]
+    posted = ada.post("/api/v1/statuses", {"status": "one", "media_ids[]": mine[:1]}).json()
+    form = f"status=two&media_ids[]={mine[0]}&media_ids[]={mine[1]}"
+    form += f"&media_attributes[][id]={mine[0]}&media_attributes[][description]=A+flag"
+    edited = ada.client.put(
+        f"/api/v1/statuses/{posted['id']}", form, content_type="application/x-www-form-urlencoded", headers=ada.headers
+    )
+    assert edited.status_code == 200, edited.content
+    assert [(m["id"], m["description"]) for m in edited.json()["media_attachments"]] == [
+        (mine[0], "A flag"),
+        (mine[1], None),
+    ]
+    for body in ({"status": "x", "media_attributes": "A flag"}, {"status": "x", "media_ids": ["99999999999999999999"]}):
+        refused = ada.client.put(
+            f"/api/v1/statuses/{posted['id']}", body, content_type="application/json", headers=ada.headers
+        )
+        assert refused.status_code == 422, refused.content
+    assert ada.get(f"/api/v1/statuses/{posted['id']}").json()["content"] == edited.json()["content"]

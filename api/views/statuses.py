@@ -12,7 +12,18 @@ from django.http import HttpRequest
 from api import idempotency
 from api.entities.accounts import account
 from api.entities.statuses import status, status_edits, statuses
-from api.http import ApiError, bool_param, endpoint, id_param, limit_param, list_param, not_found, parse_id, text_param
+from api.http import (
+    ApiError,
+    bool_param,
+    endpoint,
+    id_param,
+    limit_param,
+    list_param,
+    not_found,
+    param,
+    parse_id,
+    text_param,
+)
 from api.limits import rate_limited
 from timelines import exceptions, limits, selectors, services, visibility
 from timelines.records import TimelineEntry
@@ -113,20 +124,57 @@ def detail(request: HttpRequest, status_id: str) -> Any:
     return {**shaped, "text": original.message if original is not None else None}
 
 
+def _media_edit(request: HttpRequest) -> tuple[list[str] | None, dict[str, str]]:
+    """An edit's images: ``media_ids[]`` (None when absent: the post keeps its images; ``[]`` in JSON removes
+    them) and ``media_attributes[][id|description]`` (Mastodon's alt text changes, as a JSON list of objects or
+    as paired form fields), as id -> description."""
+    given = param(request, "media_ids[]") is not None or param(request, "media_ids") is not None
+    media_ids = list_param(request, "media_ids") if given else None
+    descriptions: dict[str, str] = {}
+    attributes = param(request, "media_attributes")
+    if attributes is not None:
+        if not isinstance(attributes, list) or not all(isinstance(item, dict) for item in attributes):
+            raise ApiError(422, "Validation failed: media_attributes must be a list of objects")
+        pairs = [(item.get("id"), item.get("description")) for item in attributes]
+    else:
+        pairs = list(
+            zip(
+                list_param(request, "media_attributes[][id]"),
+                list_param(request, "media_attributes[][description]"),
+                strict=False,
+            )
+        )
+    for media_id, description in pairs:
+        if media_id is None or description is None:
+            continue
+        if not isinstance(description, str):
+            raise ApiError(422, "Validation failed: a description must be a string")
+        descriptions[str(media_id)] = description
+    return media_ids, descriptions
+
+
 def _edit(request: HttpRequest, entry: TimelineEntry) -> Any:
     """``PUT /api/v1/statuses/:id``: a new text (``status``) for the viewer's own post, under the posts rate
-    limit. The visibility, and the parameters of what socialsite does not have (media, polls, content
-    warnings), are not the edit's to change and are ignored; someone else's post is 403, as on Mastodon."""
+    limit, and its images (``media_ids[]``, ``media_attributes[]``: ``_media_edit``). The visibility, and the
+    parameters of what socialsite does not have (polls, content warnings), are not the edit's to change and are
+    ignored; someone else's post is 403, as on Mastodon."""
     viewer = request.viewer_uid  # type: ignore[attr-defined]
     if viewer is None:
         raise ApiError(401, "The access token is invalid")
     if entry.reposted_by is not None or entry.status.uid != viewer:
         raise ApiError(403, NOT_ALLOWED)
     message = text_param(request, "status")
+    media_ids, descriptions = _media_edit(request)
     with rate_limited(request, "posts"):
         try:
-            services.edit_status(uid=viewer, status_id=entry.status.id, message=message or "")
-        except (exceptions.InvalidMessage, exceptions.TooManyVersions) as error:
+            services.edit_status(
+                uid=viewer,
+                status_id=entry.status.id,
+                message=message or "",
+                media_ids=media_ids,
+                descriptions=descriptions or None,
+            )
+        except (exceptions.InvalidMessage, exceptions.TooManyVersions, exceptions.InvalidMedia) as error:
             raise ApiError(422, f"Validation failed: {error.message}") from None
         except exceptions.StatusNotFound:
             raise not_found() from None

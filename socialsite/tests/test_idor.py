@@ -138,6 +138,7 @@ def test_the_streaming_routes_ahead_of_django_are_known_too(settings):
         "statuses/hub.json",
         r"^statuses/(?!\d+/)",  # a JSON 404 for any other /statuses/ path
         settings.LIVE_HOME_PATH,
+        settings.LIVE_LIST_PATH,  # a list's owner only: anyone else is refused (streaming/tests/test_live_lists.py)
         settings.LIVE_ME_PATH,
     }
 

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 PASSWORD = "correct horse battery staple"
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
     "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 )
 # What the README's "Security settings" documents for production behind a TLS proxy.

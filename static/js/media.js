@@ -81,6 +81,11 @@
 
   var MAX_IMAGES = 4;
 
+  function keptMedia(form) {
+    var kept = form.querySelectorAll("input[name=remove]");
+    return Array.prototype.some.call(kept, function (box) { return !box.checked; });
+  }
+
   function initComposeMedia(root) {
     Array.prototype.forEach.call((root || document).querySelectorAll("[data-compose-media]"), function (box) {
       if (box.dataset.enhanced) return;
@@ -92,12 +97,16 @@
       if (!input || !list || typeof DataTransfer !== "function") return;
       if (plain) plain.remove(); // the numbered boxes are for pages without JavaScript
       var chosen = []; // [{file, description}]
+      form.addEventListener("change", function (event) {
+        if (event.target.name === "remove") sync();
+      });
 
       function sync() {
         var transfer = new DataTransfer();
         chosen.forEach(function (item) { transfer.items.add(item.file); });
         input.files = transfer.files;
-        form.dataset.hasMedia = chosen.length ? "1" : "";
+        // An edit form keeps the post's images unless each is ticked Remove.
+        form.dataset.hasMedia = chosen.length || keptMedia(form) ? "1" : "";
         form.dispatchEvent(new Event("media-change"));
       }
 

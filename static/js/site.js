@@ -2,7 +2,8 @@
  * JavaScript every form still posts and every link still navigates.
  *  - the post box: a live character counter; Post is disabled while empty or too long; Ctrl/Cmd+Enter posts;
  *  - relative times ("3 min ago") kept fresh, with the same rules as timeline_format.relative_time;
- *  - the live home timeline: server-sent events from /live/home (timelines/live.py) add and remove posts;
+ *  - the live home and list timelines: server-sent events from /live/home and /live/list (streaming/live.py)
+ *    add, swap and remove posts as the delivery writes them;
  *  - htmx glue: no duplicate posts, focus after "Load more" and delete, announcements, error notices.
  */
 (function () {
@@ -126,6 +127,11 @@
     var article = holder.firstElementChild;
     if (!article || document.getElementById(article.id)) return null;
     var id = statusId(article);
+    // A post shows once on a page, where it came newest (as the page read shows it): a repost arriving for a
+    // post already shown takes its place, an older entry of a post already shown is not added.
+    var same = $all('article.status[data-status="' + article.dataset.status + '"]', timeline);
+    if (same.some(function (other) { return statusId(other) > id; })) return null;
+    same.forEach(function (other) { other.remove(); });
     var before = $all("article.status", timeline).filter(function (other) { return statusId(other) < id; })[0];
     if (before) {
       timeline.insertBefore(article, before);
@@ -303,8 +309,27 @@
         }
       });
       source.addEventListener("delete", function (event) {
-        var article = document.getElementById("status-" + JSON.parse(event.data).id);
+        // The entry itself, and any repost showing a deleted post.
+        var id = String(JSON.parse(event.data).id);
+        var article = document.getElementById("status-" + id);
         if (article) article.remove();
+        $all("article.status", timeline).forEach(function (other) {
+          if (other.dataset.status === id) other.remove();
+        });
+      });
+      source.addEventListener("timeline", function (event) {
+        // Many entries changed at once (a follow, an unfollow, a block, a list's members): the timeline's first
+        // page as a reload shows it. Entries it no longer holds leave (older ones loaded by "older" stay unless
+        // the snapshot is the whole timeline), and the missing ones go where they belong.
+        var data = JSON.parse(event.data);
+        var keep = {};
+        data.entries.forEach(function (entry) { keep[entry.id] = true; });
+        var oldest = data.entries.length ? data.entries[data.entries.length - 1].id : 0;
+        $all("article.status", timeline).forEach(function (article) {
+          var id = statusId(article);
+          if (!keep[id] && (data.complete || id >= oldest)) article.remove();
+        });
+        data.entries.slice().reverse().forEach(function (entry) { insertStatus(timeline, entry.html); });
       });
       source.addEventListener("update", function (event) {
         var data = JSON.parse(event.data);

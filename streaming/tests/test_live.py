@@ -34,17 +34,20 @@ def viewer(uid: int) -> User:
 class LivePage:
     """One open home page: sends the request, then reads the event stream as a browser would."""
 
-    def __init__(self, user: Any, *, query: str = "", headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    def __init__(
+        self, user: Any, *, query: str = "", headers: list[tuple[bytes, bytes]] | None = None, app: Any = None
+    ) -> None:
+        app = app or live.live_home
         scope = {
             "type": "http",
             "http_version": "1.1",
             "method": "GET",
-            "path": "/live/home",
+            "path": "/live/list" if app is live.live_list else "/live/home",
             "query_string": query.encode(),
             "headers": headers or [],
             "user": user,
         }
-        self.communicator = ApplicationCommunicator(live.live_home, scope)
+        self.communicator = ApplicationCommunicator(app, scope)
         self.buffer = ""
         self.status = 0
 
@@ -80,11 +83,14 @@ class LivePage:
         await asyncio.wait_for(get_hub().connected.wait(), WAIT_SECONDS)
         return caught_up
 
-    async def next_event(self, timeout: float = WAIT_SECONDS) -> dict[str, Any]:
+    async def next_event(self, timeout: float = WAIT_SECONDS, *, snapshots: bool = False) -> dict[str, Any]:
         """The next event as ``{"event": name, "last_event_id": id or None, **data}``; ``{"event": "end"}`` when the
-        stream ends."""
+        stream ends. ``event: timeline`` (the timeline read again) only with ``snapshots``: on a cluster, the
+        ``relations.changed`` of a fixture's follow may reach the hub after the page opened, and bring one."""
         while True:
             block = await self.next_block(timeout)
+            if block.get("event") == "timeline" and not snapshots:
+                continue
             if "event" in block:
                 return {"event": block["event"], "last_event_id": block.get("id"), **json.loads(block["data"])}
             if "end" in block:
@@ -216,13 +222,13 @@ def test_a_post_is_rendered_once_for_every_follower_and_once_for_its_author(peop
             assert await page.open() == 200
             await page.until_live()
         # Another subscription of the same hub is handed the very event object the pages were.
-        onlooker = get_hub().subscribe(index_keys={matching.ALL}, matches=lambda event: True)
+        onlooker = get_hub().subscribe(index_keys={matching.home_key(alice)}, matches=lambda event: True, public=False)
         status_id = await post(bob, "one render for all")
         shown = [(await page.next_event())["html"] for page in pages]
         event = await asyncio.wait_for(onlooker.get(), WAIT_SECONDS)
         onlooker.close()
         assert event["id"] == status_id
-        assert {key for key in event.cache if isinstance(key, tuple)} == {("html", False), ("html", True)}
+        assert {key for key in event.cache if isinstance(key, tuple)} == {("html", False, "/"), ("html", True, "/")}
         assert shown[0] == shown[1] != shown[2]
         for page in pages:
             await page.close()
@@ -253,24 +259,24 @@ def test_the_stream_catches_up_from_the_page_or_the_last_event_id(people):
     asyncio.run(scenario())
 
 
-def test_someone_followed_after_the_page_opened_starts_flowing_without_a_reload(people):
-    """The follow's relations.changed makes the page re-read whom alice follows at once, long before its
-    periodic refresh."""
+def test_someone_followed_after_the_page_opened_is_on_the_page_at_once_and_then_flows(people):
+    """The follow copies carol's posts into alice's home and says so (a reset): the page gets its timeline as a
+    reload shows it, carol's earlier post included; her next post is delivered to alice's home and flows."""
     alice, _, carol = people
-    assert live.LivePage.refresh_seconds >= 30
+    earlier = services.post_status(uid=carol, message="before the follow")
 
     async def scenario() -> None:
         page = LivePage(viewer(alice))
         await page.open()
         await page.until_live()
         await asyncio.to_thread(services.follow_user, uid=alice, other_uid=carol)
-        # The event, then the re-read: the page's subscription is indexed under carol once it has read again.
-        await until(lambda: any(matching.author_key(carol) in each.index_keys for each in get_hub().subscriptions))
+        # On a cluster the fixture's own follow may be announced late, with a snapshot of its own (still empty).
+        while (event := await page.next_event(snapshots=True))["event"] != "timeline" or not event["entries"]:
+            pass
+        assert [entry["id"] for entry in event["entries"]] == [earlier] and event["complete"] is True
         from_carol = await post(carol, "hello new follower")
-        event = await page.next_event()
-        while "hello new follower" not in event.get("html", ""):
-            # On a cluster, a post of the previous test may still be crossing the cluster bus to the hub's node.
-            event = await page.next_event()
+        while (event := await page.next_event())["event"] != "post":
+            pass
         assert event["id"] == from_carol
         await page.close()
 
@@ -301,7 +307,10 @@ def test_an_idle_stream_sends_keep_alives(people, settings):
         page = LivePage(viewer(alice))
         await page.open()
         await page.until_live()
-        assert await page.next_block() == {"comment": "keep-alive"}
+        # On a cluster the fixture's follow may be announced late: the page reads its timeline again first.
+        while (block := await page.next_block()).get("event") == "timeline":
+            pass
+        assert block == {"comment": "keep-alive"}
         await page.close()
 
     asyncio.run(scenario())
@@ -379,10 +388,10 @@ def test_a_block_or_an_unfollow_applies_to_an_open_live_home_at_once(people):
     asyncio.run(scenario())
 
 
-def test_a_post_arriving_while_the_viewers_relations_are_read_again_is_judged_once_they_are(people):
-    """A relations.changed event (here: one published late, as a cluster's bus may deliver the follow's) holds
-    back the posts of that person until the page has read whom its viewer follows again; they are then shown
-    or not on what was read, never silently dropped."""
+def test_a_post_arriving_while_the_page_reads_its_timeline_again_follows_the_snapshot(people):
+    """A relations.changed event (here: one published late, as a cluster's bus may deliver the follow's) makes
+    the page read its timeline again; a post delivered meanwhile is held back and sent after the snapshot, never
+    dropped."""
     alice, bob, _ = people
 
     async def scenario() -> None:
@@ -395,8 +404,10 @@ def test_a_post_arriving_while_the_viewers_relations_are_read_again_is_judged_on
             return services.post_status(uid=bob, message="right behind the event")
 
         status_id = await asyncio.to_thread(relations_then_post)
-        event = await page.next_event()
-        assert event["event"] == "post" and event["id"] == status_id
+        seen = []
+        while (event := await page.next_event(snapshots=True))["event"] == "timeline":
+            seen.append(event)
+        assert seen and event["event"] == "post" and event["id"] == status_id
         await page.close()
 
     asyncio.run(scenario())

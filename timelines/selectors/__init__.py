@@ -67,7 +67,12 @@ from timelines.selectors.search import search
 from timelines.selectors.statuses import get_entry, get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
 from timelines.selectors.tags import get_local_timeline, get_tag_timeline, get_trending_tags
-from timelines.selectors.timelines import MAX_REFILL_READS, get_list_status_messages, get_status_messages
+from timelines.selectors.timelines import (
+    MAX_REFILL_READS,
+    get_followed_pulled_authors,
+    get_list_status_messages,
+    get_status_messages,
+)
 from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_users
 
 __all__ = [
@@ -94,6 +99,7 @@ __all__ = [
     "get_entry",
     "get_follow_request_count",
     "get_follow_requests",
+    "get_followed_pulled_authors",
     "get_followers",
     "get_following",
     "get_following_flags",

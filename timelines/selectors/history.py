@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from timelines import exceptions, policy, store
-from timelines.records import Status, StatusVersion
+from timelines.records import Status, StatusVersion, media_of
 
 _ANYONE = object()
 
@@ -28,6 +28,8 @@ def get_status_history(*, status_id: int, viewer_uid: int | object | None = _ANY
             time=status.edited_at if status.edited_at is not None else status.posted,
             mention_logins=status.mention_logins,
             current=True,
+            media=status.media,
+            sensitive=status.sensitive,
         )
     ]
     for raw in earlier:
@@ -37,6 +39,8 @@ def get_status_history(*, status_id: int, viewer_uid: int | object | None = _ANY
                 message=str(item.get("message", "")),
                 time=float(item.get("time", status.posted)),
                 mention_logins=tuple(str(login) for login in item.get("mentions", ())),
+                media=media_of(item.get("media")),
+                sensitive=status.sensitive,
             )
         )
     return versions

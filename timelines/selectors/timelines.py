@@ -127,3 +127,10 @@ def _timeline_messages(
             break
         cursor, offset = ids[-1], 0
     return statuses
+
+
+def get_followed_pulled_authors(*, uid: int, limit: int = 1000) -> tuple[list[int], list[int]]:
+    """The accounts whose posts are merged into homes when read (``services.pulled``; at most ``limit``, the most
+    recently active), and those of them ``uid`` follows: their new posts reach ``uid``'s home by that merge, not
+    by a write (the live home follows them)."""
+    return store.pulled.followed_authors(uid, limit)

@@ -19,16 +19,16 @@ cursor (``REPOSTS_PER_PASS`` reposters, ``POSTS_PER_PASS`` others), the first in
 
 from __future__ import annotations
 
-from typing import Any
-
 from timelines import events, hooks, keys, limits, queue, store
 from timelines.records import mention_pairs
-from timelines.services.delivery import withdraw_status
+from timelines.services.delivery import typed, withdraw_status
 from timelines.services.direct_messages import forget_message
 from timelines.services.discovery import unindex_status
 from timelines.services.notifications import forget_status
 from timelines.services.pictures import delete_media
 from timelines.services.publishing import publish
+
+__all__ = ["clean", "clean_up_after", "finish_deletion", "typed"]
 
 Cursor = tuple[float, str]
 
@@ -105,14 +105,3 @@ def _delete_reposts(reposters: list[int], original_id: int) -> None:
             finish_deletion(fields=fields)
         else:
             store.reposts.release_repost(reposter, original_id, repost_id)
-
-
-def typed(fields: dict[str, str]) -> dict[str, Any]:
-    """A stored status hash with its ids as ints and ``posted`` as a float, in stored order (as events carry
-    a status)."""
-    result: dict[str, Any] = {**fields, "id": int(fields["id"]), "uid": int(fields["uid"])}
-    result["posted"] = float(fields["posted"])
-    for name in ("in_reply_to", "in_reply_to_uid", "root", "repost_of", "repost_of_uid"):
-        if result.get(name):
-            result[name] = int(result[name])
-    return result

@@ -15,6 +15,14 @@ that never held it changes nothing.
 
 Every pass is idempotent (ZADD of the same score, the trim, ZREM), so a retried or repeated batch changes
 nothing. Audiences are independent chains, so lists need not wait for a million followers.
+
+Each pass then publishes what it wrote to whom, one ``timeline.delivery`` event per pass (``timelines.events``):
+``post`` with the homes (owner uids) and lists (list ids) that received the status, ``delete`` with those it was
+withdrawn from, ``reset`` for timelines changed in bulk (a repost standing in for a deleted one). The author's own
+home counts in the first pass. Open live pages (``streaming.live``) and the client API's ``user`` stream follow
+these events and decide nothing themselves, so an open page shows what a reload would. One event per pass, not
+one per recipient: the event's cost is a few bytes per recipient, where one per recipient repeats the status (see
+the README's "One delivery that every live view follows" for the figures).
 """
 
 from __future__ import annotations
@@ -23,11 +31,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from timelines import hooks, keys, limits, policy, queue, store
+from timelines import events, hooks, keys, limits, policy, queue, store
 from timelines import visibility as visibilities
 from timelines.records import mention_pairs
 from timelines.services.direct_messages import deliver_message
 from timelines.services.notifications import MENTION, REPLY, notify
+from timelines.services.publishing import publish
 from timelines.services.pulled import pull_instead, withdraw_pulled
 
 Cursor = tuple[float, str]
@@ -53,11 +62,22 @@ def audience_keys(uid: int) -> list[str]:
     return [chosen.targets(uid) for chosen in AUDIENCES.values()]
 
 
-def deliver_status(*, status: Mapping[str, Any], first: Sequence[list[tuple[str, float]] | int] | None = None) -> None:
+def deliver_status(
+    *,
+    status: Mapping[str, Any],
+    first: Sequence[list[tuple[str, float]] | int] | None = None,
+    shown: Mapping[str, Any] | None = None,
+    own_home: bool = False,
+    announced: list[str] | None = None,
+) -> None:
     """Run the first pass of every audience of a new ``status`` (the rest is queued), then notify the people
     it answers or mentions. A repost (``repost_of`` set) is delivered with deduplication of its original.
     ``first``: the first ``POSTS_PER_PASS`` targets of each audience (``audience_keys``), when the caller read
     them with its own writes (for the followers, their number instead when past the pull threshold).
+    ``shown``: the status as its events carry it (a repost with its original), when it differs from ``status``;
+    ``own_home``: the caller wrote it to its author's home, which the first pass's event names too;
+    ``announced``: the first passes' events are added to it, for the caller to publish with its own last round
+    trip, instead of being published here.
 
     A ``direct`` post is a direct message: it goes to its participants' conversation
     (``direct_messages.deliver_message``) and the people it mentions are notified; it reaches no home and no
@@ -73,11 +93,19 @@ def deliver_status(*, status: Mapping[str, Any], first: Sequence[list[tuple[str,
         first = store.graph.members_after_many(
             [(key, None, limits.POSTS_PER_PASS) for key in audience_keys(item.author_uid)]
         )
+    if own_home and repost_of:
+        # The reposter's own home holds the repost, but shows it only as the policy lets them see it (a repost of
+        # someone they mute or block is kept out of their feed by every read): so does the event.
+        own_home = bool(policy.allowed_recipients(item=item, recipients=[item.author_uid]))
     for audience, targets in zip(AUDIENCES, first, strict=True):
         if audience == FOLLOWERS.name and pull_instead(
             uid=item.author_uid, status_id=int(status["id"]), posted=float(status["posted"]), followers=targets
         ):
-            continue  # too many followers to push: merged into their homes when read (services.pulled)
+            # Too many followers to push: merged into their homes when read (services.pulled). The event says
+            # so (``followers_of``): open homes of its followers judge it as their read does.
+            own = item.author_uid if own_home else None
+            _announce(events.POST, FOLLOWERS, [], shown or status, own_home=own, announced=announced, pulled=True)
+            continue
         deliver(
             audience=audience,
             uid=item.author_uid,
@@ -86,6 +114,9 @@ def deliver_status(*, status: Mapping[str, Any], first: Sequence[list[tuple[str,
             item=item,
             repost_of=int(repost_of) if repost_of else None,
             targets=targets,
+            shown=shown or status,
+            own_home=own_home and audience == FOLLOWERS.name,
+            announced=announced,
         )
     if not repost_of:
         _notify_conversation(status)
@@ -116,6 +147,9 @@ def deliver(
     repost_of: int | None = None,
     targets: list[tuple[str, float]] | None = None,
     count: int | None = None,
+    shown: Mapping[str, Any] | None = None,
+    own_home: bool = False,
+    announced: list[str] | None = None,
 ) -> int:
     """Deliver status ``status_id`` of ``uid`` to the next ``count`` targets of ``audience`` after ``cursor``
     (``POSTS_PER_PASS``, the book's pass; a deferred job asks for ``DELIVERY_JOB_SIZE``), and queue the pass
@@ -128,7 +162,11 @@ def deliver(
     ran, the pass takes it back out of the timelines it just wrote (the clean-up may already have passed them);
     the pass after it finds the status gone and stops the chain. Returns the number of targets in this pass;
     O(count) in a fixed number of round trips. ``targets``: this pass's targets when the caller already read
-    them (a new status, which exists).
+    them (a new status, which exists); ``shown``: the status as events carry it (read when not given);
+    ``own_home``: the author's home received it too (the first pass), which the pass's event names.
+
+    Publishes one ``timeline.delivery`` event of kind ``post`` naming the timelines written (none when nothing
+    was, or when the status was deleted meanwhile: its withdrawal's event covers the timelines).
     """
     chosen = AUDIENCES[audience]
     count = limits.POSTS_PER_PASS if count is None else count  # read when called, as every pass does
@@ -143,6 +181,8 @@ def deliver(
     else:
         members, last_score = [member for member, _ in targets], targets[-1][1] if targets else None
     if not members or last_score is None:
+        if own_home and shown is not None:
+            _announce(events.POST, chosen, [], shown, own_home=int(shown["uid"]), announced=announced)
         return 0
     if len(members) >= count:
         queue.enqueue_delivery(
@@ -171,16 +211,76 @@ def deliver(
         item = policy.Item(item.author_uid, status_id, "repost", {**item.fields, "repost_of_uid": original})
     written = _allowed_targets(chosen, members, item)
     if repost_of:
-        store.reposts.push_repost(chosen.name, written, repost_of, status_id, posted)
+        added = store.reposts.push_repost(chosen.name, written, repost_of, status_id, posted)
         exists = store.statuses.status_exists(status_id)
+        reached = [target for target, was in zip(written, added, strict=True) if was]
     elif chosen is LISTS:
         store.fanout.push_to_list_timelines(written, status_id, posted)
         exists = store.statuses.status_exists(status_id)
+        reached = written
     else:
         exists = store.fanout.push_to_home_timelines(written, status_id, posted)
+        reached = written
     if not exists:
         _take_back(chosen, written, status_id, repost_of)
+        return len(members)
+    if reached or own_home:
+        shown = shown if shown is not None else _as_shown(stored, repost_of)
+        if shown is not None:
+            _announce(events.POST, chosen, reached, shown, own_home=uid if own_home else None, announced=announced)
     return len(members)
+
+
+def _as_shown(stored: Mapping[str, str] | None, repost_of: int | None) -> dict[str, Any] | None:
+    """A stored status as events carry it (``typed``), a repost with its original in place of the id; None
+    when either is gone (its withdrawal takes it out of the timelines). One more read for a repost."""
+    if not stored:
+        return None
+    shown = typed(dict(stored))
+    if repost_of:
+        original = store.statuses.get_status(repost_of)
+        if not original:
+            return None
+        shown["repost_of"] = typed(original)
+    return shown
+
+
+def _announce(
+    kind: str,
+    audience: Audience,
+    targets: Sequence[str],
+    status: Mapping[str, Any] | None,
+    *,
+    own_home: int | None = None,
+    announced: list[str] | None = None,
+    pulled: bool = False,
+) -> None:
+    """Publish what a pass did (``kind``) to the timelines of ``targets`` of ``audience`` (and its author's
+    home, ``own_home``): one event for the pass, after its writes (added to ``announced`` instead, when given,
+    for the caller's own round trip)."""
+    homes: Sequence[int | str] = targets if audience is FOLLOWERS else []
+    if own_home is not None:
+        homes = [own_home, *homes]
+    lists = targets if audience is LISTS else []
+    if not homes and not lists and not pulled:
+        return
+    followers_of = int(status["uid"]) if pulled and status is not None else None
+    message = events.delivered(kind, homes=homes, lists=lists, status=status, followers_of=followers_of)
+    if announced is not None:
+        announced.append(message)
+    else:
+        publish(message)
+
+
+def typed(fields: dict[str, str]) -> dict[str, Any]:
+    """A stored status hash with its ids as ints and ``posted`` as a float, in stored order (as events carry
+    a status)."""
+    result: dict[str, Any] = {**fields, "id": int(fields["id"]), "uid": int(fields["uid"])}
+    result["posted"] = float(fields["posted"])
+    for name in ("in_reply_to", "in_reply_to_uid", "root", "repost_of", "repost_of_uid"):
+        if result.get(name):
+            result[name] = int(result[name])
+    return result
 
 
 def _take_back(audience: Audience, targets: list[str], status_id: int, repost_of: int | None) -> list[str]:
@@ -188,8 +288,8 @@ def _take_back(audience: Audience, targets: list[str], status_id: int, repost_of
     if repost_of:
         held = store.reposts.remove_repost(audience.name, targets, repost_of, status_id)
         return [target for target, was in zip(targets, held, strict=True) if was]
-    store.fanout.remove_from_timelines([audience.timeline(int(target)) for target in targets], status_id)
-    return targets
+    held = store.fanout.remove_from_timelines([audience.timeline(int(target)) for target in targets], status_id)
+    return [target for target, was in zip(targets, held, strict=True) if was]
 
 
 def _allowed_targets(audience: Audience, members: list[str], item: policy.Item) -> list[str]:
@@ -211,15 +311,26 @@ def _allowed_targets(audience: Audience, members: list[str], item: policy.Item) 
 
 
 def withdraw_status(*, uid: int, status_id: int, repost_of: int | None = None) -> None:
-    """Run the first clean-up pass of every audience of a deleted status or repost (the rest is queued)."""
+    """Run the first clean-up pass of every audience of a deleted status or repost (the rest is queued). The
+    caller took it out of its author's home: the first pass's event names that home too."""
     for audience in AUDIENCES:
         if audience == FOLLOWERS.name and withdraw_pulled(uid=uid, status_id=status_id):
-            continue  # it was merged into homes when read, never written to them (services.pulled)
-        withdraw(audience=audience, uid=uid, status_id=status_id, repost_of=repost_of)
+            # Merged into homes when read, never written to them (services.pulled): only its author's home held it.
+            _announce(events.DELETE, FOLLOWERS, [], {"id": status_id, "uid": uid}, own_home=uid)
+            continue
+        withdraw(
+            audience=audience, uid=uid, status_id=status_id, repost_of=repost_of, own_home=audience == FOLLOWERS.name
+        )
 
 
 def withdraw(
-    *, audience: str, uid: int, status_id: int, cursor: Cursor | None = None, repost_of: int | None = None
+    *,
+    audience: str,
+    uid: int,
+    status_id: int,
+    cursor: Cursor | None = None,
+    repost_of: int | None = None,
+    own_home: bool = False,
 ) -> int:
     """Remove deleted status ``status_id`` of ``uid`` from the timelines of the next ``POSTS_PER_PASS``
     targets of ``audience`` after ``cursor``, and queue the pass after it.
@@ -227,13 +338,15 @@ def withdraw(
     Followers who came later never got the status (it had left the profile), those who left had it removed
     on unfollow. For a repost (``repost_of``), a timeline where it stood for its original gets the earliest
     other repost of that original by someone it shows instead, as Mastodon does: they still get the post
-    some other way. Idempotent. Returns the number of targets in this pass.
+    some other way. Idempotent. Returns the number of targets in this pass. Publishes a ``delete`` event naming
+    the timelines it was withdrawn from (and ``reset`` for those that got a stand-in repost).
     """
     chosen = AUDIENCES[audience]
     targets = store.graph.members_after(chosen.targets(uid), cursor, limits.POSTS_PER_PASS)
     held = _take_back(chosen, [member for member, _ in targets], status_id, repost_of)
+    _announce(events.DELETE, chosen, held, {"id": status_id, "uid": uid}, own_home=uid if own_home else None)
     if repost_of and held:
-        _stand_in(chosen, held, repost_of, gone=uid)
+        _announce(events.RESET, chosen, _stand_in(chosen, held, repost_of, gone=uid), None)
     if len(targets) >= limits.POSTS_PER_PASS:
         last_member, last_score = targets[-1]
         queue.enqueue_withdrawal(
@@ -242,13 +355,13 @@ def withdraw(
     return len(targets)
 
 
-def _stand_in(audience: Audience, targets: list[str], original_id: int, *, gone: int) -> None:
+def _stand_in(audience: Audience, targets: list[str], original_id: int, *, gone: int) -> list[str]:
     """For each target whose timeline just lost the repost standing for ``original_id``, add the earliest
     other repost of it by someone that timeline shows (or by its owner). Two round trips, plus one push per
-    distinct stand-in."""
+    distinct stand-in. Returns the targets that got one."""
     others = [(uid, posted) for uid, posted in store.reposts.reposters(original_id) if uid != gone]
     if not others:
-        return
+        return []
     uids = [uid for uid, _ in others]
     repost_ids = store.reposts.reposts_of(uids, original_id)
     shown = store.graph.memberships_in_each([audience.shows(int(target)) for target in targets], uids)
@@ -259,8 +372,13 @@ def _stand_in(audience: Audience, targets: list[str], original_id: int, *, gone:
             if (flags[index] or is_owner) and repost_ids[index] is not None:
                 chosen.setdefault(index, []).append(target)
                 break
+    reached: list[str] = []
     for index, chosen_targets in chosen.items():
-        store.reposts.push_repost(audience.name, chosen_targets, original_id, int(repost_ids[index]), others[index][1])
+        added = store.reposts.push_repost(
+            audience.name, chosen_targets, original_id, int(repost_ids[index]), others[index][1]
+        )
+        reached.extend(target for target, was in zip(chosen_targets, added, strict=True) if was)
+    return reached
 
 
 # The book's names, kept for scripts written against them.

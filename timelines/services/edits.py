@@ -7,6 +7,7 @@ An edit is one script on the status's slot (``store.edits``): the owner check, a
 on the text then follows in idempotent single-slot steps, as after a new post: the word index, the tag timelines
 (of a public post), the notifications (the people it mentions for the first time: "mentioned you"; everyone who
 reposted it: "edited a post you reposted"), and the ``status.updated`` event that open pages and streams follow.
+An edit may change the images and alt texts too (issue 21; ``services.pictures``).
 Counters, replies, reposts, likes and the visibility stay as they were; a repost cannot be edited (it has no
 text of its own). A direct message keeps its participants: the people it reaches are its conversation's, so
 naming someone new in an edit does not add them.
@@ -17,15 +18,16 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from timelines import events, exceptions, hooks, keys, limits, store, text
 from timelines import visibility as visibilities
-from timelines.records import mention_pairs
+from timelines.records import media_of, mention_pairs, stored_media
 from timelines.services.cleanup import typed
 from timelines.services.discovery import is_public
 from timelines.services.notifications import MENTION, UPDATE, notify
+from timelines.services.pictures import media_claimed, plan_edit_media
 from timelines.services.publishing import publish
 from timelines.services.statuses import mentions_of
 from timelines.validation import clean_message
@@ -36,17 +38,36 @@ logger = logging.getLogger(__name__)
 _ATTEMPTS = 5
 
 
-def edit_status(*, uid: int, status_id: int, message: str) -> bool:
-    """Replace the text of status ``status_id``, written by ``uid``, with ``message``, keeping the text it
-    replaces as an earlier version. Returns True, or False when ``message`` is the text it already has
-    (nothing is written: not a new version).
+class _Refused(Exception):
+    """The edit's script refused (its outcome): the SQL side of the edit is rolled back."""
 
-    The rules of a new post hold: at most ``MAX_MESSAGE_LENGTH`` characters, not empty (``InvalidMessage``);
+
+def edit_status(
+    *,
+    uid: int,
+    status_id: int,
+    message: str,
+    media_ids: Sequence[object] | None = None,
+    descriptions: Mapping[object, str] | None = None,
+) -> bool:
+    """Replace the text of status ``status_id``, written by ``uid``, with ``message``, keeping the text it
+    replaces as an earlier version. Returns True, or False when ``message`` is the text it already has and
+    the images are unchanged (nothing is written: not a new version).
+
+    The rules of a new post hold: at most ``MAX_MESSAGE_LENGTH`` characters, not empty unless it has images
+    (``InvalidMessage``);
     the caller's view applies the posts rate limit. At most ``MAX_STATUS_VERSIONS`` versions
     (``TooManyVersions``). Raises ``StatusNotFound`` (no such status, or a repost) and ``NotOwner`` (someone
     else's post), before anything is written. Costs: the read, the script, then the index, tag and
-    notification steps, O(reposters) for the notifications."""
-    message = clean_message(message)
+    notification steps, O(reposters) for the notifications.
+
+    Images (issue 21): ``media_ids`` (None: the ones it has) become the post's images, each one it has, one an
+    earlier version had, or one of ``uid``'s unposted uploads, at most four; ``descriptions`` (id -> alt text)
+    rewrites alt texts. Anything else is ``InvalidMedia`` with nothing written. The version replaced keeps its
+    images (``keys.status_versions``), so an image dropped stays attached to the post (its files go when the
+    post does). New uploads are claimed and alt texts stored in one SQL transaction around the script, rolled
+    back if the script refuses. The text may be empty while the post has images."""
+    message = clean_message(message, allow_empty=True)
     if not isinstance(status_id, int) or not 0 < status_id < limits.MAX_ID:
         raise exceptions.StatusNotFound()
     for _ in range(_ATTEMPTS):
@@ -55,18 +76,37 @@ def edit_status(*, uid: int, status_id: int, message: str) -> bool:
             raise exceptions.StatusNotFound()
         if int(old["uid"]) != uid:
             raise exceptions.NotOwner(exceptions.NOT_EDIT_OWNER)
-        if old.get("message") == message:
-            return False
         new = _edited_fields(old, message)
+        claim: list[int] = []
+        texts: dict[int, str] = {}
+        if media_ids is not None or descriptions:
+            items, claim, texts = plan_edit_media(
+                uid=uid,
+                status_id=status_id,
+                current=media_of(old.get("media")),
+                media_ids=media_ids,
+                descriptions=descriptions,
+            )
+            new["media"] = stored_media(items) if items else ""
+        if not message and not (new["media"] if "media" in new else old.get("media")):
+            raise exceptions.InvalidMessage()
+        if old.get("message") == message and new.get("media", old.get("media") or "") == (old.get("media") or ""):
+            return False
         edited_at = repr(time.time())
-        outcome, edits = store.edits.edit_status(
-            status_id,
-            uid,
-            expected_edits=int(old.get("edits") or 0),
-            fields=new,
-            replaced_version=_version(old),
-            edited_at=edited_at,
-        )
+        try:
+            with media_claimed(uid=uid, status_id=status_id, new=claim, descriptions=texts):
+                outcome, edits = store.edits.edit_status(
+                    status_id,
+                    uid,
+                    expected_edits=int(old.get("edits") or 0),
+                    fields=new,
+                    replaced_version=_version(old),
+                    edited_at=edited_at,
+                )
+                if outcome != store.edits.EDITED:
+                    raise _Refused(outcome)
+        except _Refused:
+            pass  # the uploads claimed and alt texts stored are rolled back; the outcome says why
         if outcome == store.edits.CONFLICT:
             continue
         if outcome == store.edits.MISSING:
@@ -76,7 +116,7 @@ def edit_status(*, uid: int, status_id: int, message: str) -> bool:
         if outcome == store.edits.FULL:
             raise exceptions.TooManyVersions()
         current = {name: value for name, value in {**old, **new}.items() if value != ""}
-        current.update(edited_at=edited_at, edits=str(edits))
+        current.update(message=message, edited_at=edited_at, edits=str(edits))
         _follow_text(old, current)
         hooks.status_edited(current)
         return True
@@ -98,8 +138,12 @@ def _version(old: Mapping[str, str]) -> str:
     """The JSON of the version an edit replaces, as ``keys.status_versions`` keeps it."""
     since = old.get("edited_at") or old["posted"]
     logins = [login for _, login in mention_pairs(old.get("mentions"))]
+    version: dict[str, Any] = {"message": old.get("message", ""), "time": float(since), "mentions": logins}
+    media = media_of(old.get("media"))
+    if media:
+        version["media"] = [item.as_stored() for item in media]
     return json.dumps(
-        {"message": old.get("message", ""), "time": float(since), "mentions": logins},
+        version,
         separators=(",", ":"),
         ensure_ascii=False,
     )

@@ -64,7 +64,7 @@ def make_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bo
         if notify_followee:
             notify(recipients=[other_uid], kind=FOLLOW, actor=uid)
         record_active(uid=uid, when=now)
-        # The follower's open live homes start showing the followee's posts at once, not at their next refresh.
+        # The follower's open live pages read their timelines again: what a reload shows may have changed.
         publish(events.relations_changed(uid=uid, other=other_uid))
     return bool(added)
 
@@ -81,9 +81,7 @@ def request_follow(*, uid: int, other_uid: int, notify_followee: bool = True) ->
 
 def withdraw_follow_request(*, uid: int, other_uid: int) -> bool:
     """Withdraw ``uid``'s pending request to follow ``other_uid``; True if there was one."""
-    withdrawn = store.privacy.remove_pair(
-        keys.follow_requests(other_uid), keys.follow_requested(uid), uid, other_uid
-    )
+    withdrawn = store.privacy.remove_pair(keys.follow_requests(other_uid), keys.follow_requested(uid), uid, other_uid)
     if withdrawn and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
     return withdrawn
@@ -109,6 +107,6 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     if unfollowed.removed and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
     if unfollowed.removed:
-        # The follower's open live pages stop at once, not at their next refresh (a private account's posts).
+        # The follower's open live pages read their timelines again at once (relations.changed means that too).
         publish(events.relations_changed(uid=uid, other=other_uid))
     return unfollowed.removed

@@ -9,7 +9,11 @@ authority for the files, their owner and who may fetch them (``views.media``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+
+from django.db import transaction
 
 from media import limits as media_limits
 from media import services as media_services
@@ -19,6 +23,7 @@ from timelines import exceptions, queue, store
 from timelines.records import MediaItem
 
 PICTURES = (Attachment.AVATAR, Attachment.HEADER)
+_MAX_ID = 2**63  # an SQL id is a signed 64-bit integer
 
 
 def item_of(attachment: Attachment) -> MediaItem:
@@ -52,6 +57,66 @@ def claim_media(*, uid: int, media_ids: Sequence[int], status_id: int) -> tuple[
         return tuple(item_of(a) for a in media_services.attach(owner=uid, media_ids=media_ids, status_id=status_id))
     except media_services.InvalidMedia as error:
         raise exceptions.InvalidMedia(error.message) from None
+
+
+def plan_edit_media(
+    *,
+    uid: int,
+    status_id: int,
+    current: Sequence[MediaItem],
+    media_ids: Sequence[object] | None,
+    descriptions: Mapping[object, str] | None,
+) -> tuple[tuple[MediaItem, ...], list[int], dict[int, str]]:
+    """The images of post ``status_id`` after an edit of ``uid``'s (issue 21): ``media_ids`` (None keeps the
+    ones it has), each one it has, one an earlier version had, or one of ``uid``'s unposted uploads, at most
+    four; ``descriptions`` (id -> alt text) rewrites alt texts. Returns (the images in order, the uploads to
+    claim, the alt texts to store). Raises ``InvalidMedia``, with nothing written."""
+    try:
+        texts = {int(str(key)): media_services.clean_description(value) for key, value in (descriptions or {}).items()}
+        if media_ids is None:
+            ids = [item.id for item in current]
+        else:
+            if len(media_ids) > media_limits.MAX_PER_POST:
+                raise exceptions.InvalidMedia(f"A post may carry at most {media_limits.MAX_PER_POST} images.")
+            ids = list(dict.fromkeys(int(str(media_id)) for media_id in media_ids))
+        if not all(0 < media_id < _MAX_ID for media_id in [*ids, *texts]):
+            raise ValueError(ids)
+    except ValueError:
+        raise exceptions.InvalidMedia() from None
+    except InvalidImage as error:
+        raise exceptions.InvalidMedia(error.message) from None
+    kept = {item.id: item for item in current}
+    others = [media_id for media_id in ids if media_id not in kept]
+    earlier = set(media_services.of_post(owner=uid, media_ids=others, status_id=status_id)) if others else set()
+    new = [media_id for media_id in others if media_id not in earlier]
+    if new:
+        check_media(uid=uid, media_ids=new)
+    found = {a.pk: item_of(a) for a in media_services.for_status(others)}
+    items = []
+    for media_id in ids:
+        item = kept.get(media_id) or found.get(media_id)
+        if item is None:  # deleted since it was checked (the clean-up job took an old upload)
+            raise exceptions.InvalidMedia()
+        if media_id in texts:
+            item = replace(item, description=texts[media_id])
+        items.append(item)
+    return tuple(items), new, {media_id: text for media_id, text in texts.items() if media_id in ids}
+
+
+@contextmanager
+def media_claimed(*, uid: int, status_id: int, new: Sequence[int], descriptions: Mapping[int, str]) -> Iterator[None]:
+    """Claim the checked uploads ``new`` for the edited post ``status_id`` and store its ``descriptions`` in one
+    SQL transaction around the block (the edit's Redis script): when the block raises, none of it stays.
+    Raises ``InvalidMedia`` when another post took an upload meanwhile. With neither, no SQL at all."""
+    if not new and not descriptions:
+        yield
+        return
+    with transaction.atomic():
+        if new:
+            claim_media(uid=uid, media_ids=new, status_id=status_id)
+        if descriptions:
+            media_services.describe_posted(owner=uid, status_id=status_id, descriptions=dict(descriptions))
+        yield
 
 
 def release_media(*, status_id: int) -> None:

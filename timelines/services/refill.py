@@ -3,7 +3,8 @@ after a removal, and rebuilding (the book's exercise "Refilling timelines").
 
 A home timeline shows its owner and the people they follow; a list's timeline shows its members. Every
 entry written here passes the per-recipient policy (``timelines.policy``) for the timeline's reader: the
-home's owner, or the list's owner.
+home's owner, or the list's owner. Whatever changes a timeline here publishes a ``reset`` delivery event for
+it (``timelines.events``): its open live pages read it again, as a reload would.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from timelines import exceptions, keys, limits, policy, queue, store
+from timelines import events, exceptions, keys, limits, policy, queue, store
 from timelines import visibility as visibilities
+from timelines.services.publishing import publish
 from timelines.services.users import require_user
 
 Cursor = tuple[float, str]
@@ -37,6 +39,14 @@ class _Timeline:
             return self.own_uid
         owners = store.lists.list_owners([self.list_id])
         return owners[0]
+
+
+def _reset(timeline: _Timeline) -> None:
+    """Tell the timeline's open live pages that many of its entries changed at once."""
+    if timeline.list_id is not None:
+        publish(events.delivered(events.RESET, lists=[timeline.list_id]))
+    elif timeline.own_uid is not None:
+        publish(events.delivered(events.RESET, homes=[timeline.own_uid]))
 
 
 def _timeline(uid: int | None, list_id: int | None) -> _Timeline:
@@ -158,6 +168,8 @@ def copy_author(*, author: int, uid: int | None = None, list_id: int | None = No
                     timeline.owner_key, timeline.key, allowed, size=limits.HOME_TIMELINE_SIZE
                 ),
             )
+    if added:
+        _reset(timeline)
     return added
 
 
@@ -182,6 +194,8 @@ def _remove_since(timeline: _Timeline, author: int, oldest: float | None, theirs
     # none of them (rare: an author whose posts all left it), since its number stops older runs.
     removed, run = store.refill.remove_and_start_refill(timeline.key, theirs)
     queue.enqueue_refill(**timeline.job_kwargs, run=run, cursor=None)
+    if removed > 0:
+        _reset(timeline)
     return removed > 0
 
 
@@ -251,6 +265,8 @@ def refill_timeline(
         return RefillStep(len(sources), 0, None)  # the list was deleted: nothing left to fill
     if newest:
         _withdraw_stale(timeline, sources, per_source, {status_id for status_id, _ in newest})
+    if added:
+        _reset(timeline)
     next_cursor = (batch[-1][1], batch[-1][0]) if len(batch) >= limits.REFILL_USERS_STEP else None
     if run is not None and next_cursor is not None:
         queue.enqueue_refill(**timeline.job_kwargs, run=run, cursor=next_cursor)
@@ -321,6 +337,8 @@ def rebuild_timeline(
     allowed = {status_id for kept in _allowed_entries(timeline, timeline.reader(), entries) for status_id, _ in kept}
     dropped = [status_id for status_id in ids if status_id not in allowed]
     store.timelines.remove_from_timeline(timeline.key, dropped)
+    if dropped:
+        _reset(timeline)
     cursor: Cursor | None = None
     while True:
         step = refill_timeline(uid=uid, list_id=list_id, cursor=cursor, full=True)

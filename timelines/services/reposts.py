@@ -70,10 +70,11 @@ def repost_status(*, uid: int, status_id: int) -> bool:
         store.reposts.release_repost(uid, original_id, repost_id)
         raise exceptions.StatusNotFound()
     store.statuses.add_to_profile(uid, repost_id, posted, home=False, held=True)
-    store.reposts.push_repost("followers", [uid], original_id, repost_id, posted)
-    deliver_status(status={**fields, "posted": posted})
+    [own_home] = store.reposts.push_repost("followers", [uid], original_id, repost_id, posted)
+    shown = {**fields, "posted": posted, "repost_of": typed(original)}
+    deliver_status(status={**fields, "posted": posted}, shown=shown, own_home=own_home)
     notify(recipients=[author_uid], kind=REPOST, actor=uid, status_id=original_id, cause=fields)
-    publish(events.status_created({**fields, "posted": posted, "repost_of": typed(original)}))
+    publish(events.status_created(shown))
     return True
 
 

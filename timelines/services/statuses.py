@@ -228,11 +228,15 @@ def _post(fields: dict[str, Any]) -> int:
         # A parent deleted since the check above leaves a reply to a deleted post, which is allowed.
         store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
         store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
-    deliver_status(status=fields, first=first)
-    # What the post leaves besides itself, then its event, in one round trip.
+    announced: list[str] = []
+    deliver_status(status=fields, first=first, own_home=True, announced=announced)
+    # What the post leaves besides itself, then its events (what the first passes wrote to whom, and the post),
+    # in one round trip.
     with store.batch.pipeline() as pipe:
         index_status(fields, pipe=pipe)
         record_post(uid=uid, when=posted, pipe=pipe)
+        for message in announced:
+            publish(message, pipe=pipe)
         publish(events.status_created(fields), pipe=pipe)
         errors = store.batch.execute(pipe)
     if errors:

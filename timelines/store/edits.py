@@ -16,8 +16,8 @@ from timelines.store.lua import script as _script
 from timelines.store.status_hash import STORED_NAMES, from_stored
 
 EDITED, MISSING, NOT_OWNER, CONFLICT, FULL = "edited", "missing", "not_owner", "conflict", "full"
-# The fields an edit rewrites, as readers know them.
-EDITED_FIELDS = ("message", "mentions", "tags")
+# The fields an edit rewrites, as readers know them (``media``: its images, issue 21).
+EDITED_FIELDS = ("message", "mentions", "tags", "media")
 
 
 def edit_status(
@@ -29,14 +29,15 @@ def edit_status(
     replaced_version: str,
     edited_at: str,
 ) -> tuple[str, int]:
-    """Rewrite ``fields`` (of ``EDITED_FIELDS``; "" removes one) of status ``status_id`` if ``uid`` wrote it and
-    its ``edits`` is still ``expected_edits``, pushing ``replaced_version`` (JSON) onto its versions list and
-    setting ``edited_at``. Returns (outcome, edits now): ``EDITED``, or ``MISSING``, ``NOT_OWNER``,
-    ``CONFLICT`` (edited meanwhile: read again) or ``FULL`` (``limits.MAX_STATUS_VERSIONS`` reached), with
-    nothing written. One script."""
+    """Rewrite ``fields`` (those given of ``EDITED_FIELDS``; "" removes one but the text) of status
+    ``status_id`` if ``uid`` wrote it and its ``edits`` is still ``expected_edits``, pushing
+    ``replaced_version`` (JSON) onto its versions list and setting ``edited_at``. Returns (outcome, edits now):
+    ``EDITED``, or ``MISSING``, ``NOT_OWNER``, ``CONFLICT`` (edited meanwhile: read again) or ``FULL``
+    (``limits.MAX_STATUS_VERSIONS`` reached), with nothing written. One script."""
     args: list[str | int] = [uid, expected_edits, limits.MAX_STATUS_VERSIONS - 1, replaced_version, edited_at]
     for name in EDITED_FIELDS:
-        args.extend([STORED_NAMES[name], name, fields.get(name, "")])
+        if name in fields:
+            args.extend([STORED_NAMES.get(name, name), name, fields[name]])
     reply = _script("edit_status")(keys=[keys.status(status_id), keys.status_versions(status_id)], args=args)
     return str(reply[0]), int(reply[1]) if len(reply) > 1 else 0
 

@@ -12,7 +12,7 @@ from redis.cluster import RedisCluster
 
 from socialsite.redis_client import get_redis
 from timelines import keys, limits
-from timelines.store.lua import Call, execute, queue, run_batch, run_many
+from timelines.store.lua import Call, execute, per_target, queue, run_batch, run_many
 
 
 def push_to_home_timelines(uids: Sequence[int | str], status_id: int, posted: float) -> bool:
@@ -85,8 +85,8 @@ def push_to_list_timelines(list_ids: Sequence[int | str], status_id: int, posted
     return [int(added) >= 0 for added in run_many(calls)]
 
 
-def remove_from_timelines(timeline_keys: Sequence[str], status_id: int) -> int:
-    """Remove one status id from many timelines; returns how many held it. One script
+def remove_from_timelines(timeline_keys: Sequence[str], status_id: int) -> list[bool]:
+    """Remove one status id from many timelines; returns, per timeline, whether it held it. One script
     (scripts/remove_from_timelines.lua); idempotent (ZREM)."""
     results = run_batch("remove_from_timelines", [[key] for key in timeline_keys], [status_id])
-    return sum(int(reply) for _, reply in results)
+    return [bool(flag) for flag in per_target(results, len(timeline_keys))]

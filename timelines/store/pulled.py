@@ -65,3 +65,15 @@ def merged_ids(ids: Sequence[int], uid: int, *, max_id: int, since_id: int, want
         found = pipe.execute()
     merged = set(ids) | {int(status_id) for posts in found for status_id in posts}
     return sorted(merged, reverse=True)[:want]
+
+
+def followed_authors(uid: int, limit: int) -> tuple[list[int], list[int]]:
+    """The registry (the accounts whose posts are pulled, at most ``limit`` of the most recently active) and those
+    of them ``uid`` follows. Two round trips (the registry and ``following:{uid}`` are two slots)."""
+    client = get_redis()
+    authors = client.zrevrange(keys.PULLED_AUTHORS, 0, limit - 1)
+    if not authors:
+        return [], []
+    scores = client.zmscore(keys.following(uid), authors)
+    followed = [int(author) for author, score in zip(authors, scores, strict=True) if score is not None]
+    return [int(author) for author in authors], followed

@@ -71,7 +71,7 @@ def test_in_place_the_form_replaces_the_text_and_save_gives_the_post_back():
 
 @pytest.mark.parametrize(
     ("message", "error"),
-    [("", "This field is required."), ("x" * (limits.MAX_MESSAGE_LENGTH + 1), exceptions.MESSAGE_TOO_LONG)],
+    [("", exceptions.EMPTY_MESSAGE), ("x" * (limits.MAX_MESSAGE_LENGTH + 1), exceptions.MESSAGE_TOO_LONG)],
 )
 def test_an_empty_or_overlong_edit_is_a_form_error_and_changes_nothing(message, error):
     alice, alice_uid = logged_in("alice")

@@ -153,9 +153,12 @@ def test_posting_publishes_the_status_after_writing_it(alice):
     pubsub.subscribe(keys.STREAM_CHANNEL)
     try:
         status_id = services.post_status(uid=alice, message="live!", location="1,2")
+        # First what the delivery wrote to whom (her own home), then the post itself.
+        delivery = json.loads(next_message(pubsub)["data"])
         message = next_message(pubsub)
     finally:
         pubsub.close()
+    assert (delivery["type"], delivery["kind"], delivery["homes"]) == (events.TIMELINE_DELIVERY, events.POST, [alice])
     event = json.loads(message["data"])
     assert (event["type"], event["v"]) == (events.STATUS_CREATED, events.VERSION)
     status = event["status"]
@@ -301,9 +304,16 @@ def test_deleting_publishes_the_status_marked_deleted(alice):
     pubsub.subscribe(keys.STREAM_CHANNEL)
     try:
         services.delete_status(uid=alice, status_id=status_id)
+        # First the withdrawal from the timelines that held it (her own home), then the deletion itself.
+        withdrawal = json.loads(next_message(pubsub)["data"])
         message = next_message(pubsub)
     finally:
         pubsub.close()
+    assert (withdrawal["kind"], withdrawal["homes"], withdrawal["status"]) == (
+        events.DELETE,
+        [alice],
+        {"id": status_id, "uid": alice},
+    )
     event = json.loads(message["data"])
     assert (event["type"], event["v"]) == (events.STATUS_DELETED, events.VERSION)
     status = event["status"]

@@ -8,6 +8,7 @@ changed only by their owner.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
@@ -60,9 +61,13 @@ def detail(request: HttpRequest, list_id: int) -> HttpResponse:
         )
     except exceptions.UnknownList:
         raise Http404(exceptions.UNKNOWN_LIST) from None
+    is_owner = viewer_uid(request) == user_list.uid
+    newest = statuses[0]["id"] if statuses else 0
     context = {
         "user_list": user_list,
-        "is_owner": viewer_uid(request) == user_list.uid,
+        "is_owner": is_owner,
+        # The owner's newest page follows what the delivery writes to the list (streaming.live).
+        "live_url": f"/{settings.LIVE_LIST_PATH}?list={list_id}&since_id={newest}" if is_owner and not max_id else "",
         "statuses": statuses,
         "next_max_id": statuses[-1]["id"] if len(statuses) >= PAGE_SIZE else None,
     }

@@ -5,10 +5,13 @@ newest first."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from media.tests import images
+from socialsite.tests.browser.conftest import screenshot_dir
 from socialsite.tests.browser.test_site import article, post_from, sign_up_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -57,3 +60,50 @@ def test_an_edit_reaches_an_open_home_in_place_and_the_history_lists_both_versio
     expect(versions.nth(0)).to_contain_text("Current version")
     expect(versions.nth(1)).to_contain_text(FIRST)
     expect(versions.nth(1)).to_contain_text("Original")
+
+
+def test_an_edit_in_place_describes_removes_and_adds_images_and_the_history_shows_them(
+    open_page: Callable[..., Page], tmp_path: Path
+):
+    """Issue 21's edits: the in-place edit box lists the post's image with "Describe this image" and Remove, and
+    "Add images"; Save swaps in the post with its new images, and the history shows each version's."""
+    alice = open_page()
+    sign_up_in(alice, "carol", "Carol")
+    flag, tile = tmp_path / "flag.jpg", tmp_path / "tile.png"
+    flag.write_bytes(images.jpeg((300, 200)))
+    tile.write_bytes(images.png((60, 60)))
+    alice.goto("/")
+    alice.get_by_label("Add images").set_input_files([flag])
+    alice.get_by_role("textbox", name="Describe this image").fill("A flg")
+    post_from(alice, "A picture to fix")
+
+    article(alice, "A picture to fix").get_by_role("button", name="Edit").click()
+    form = alice.locator("form.edit-form")
+    kept = form.get_by_role("textbox", name="Describe this image")
+    expect(kept).to_have_value("A flg")
+    kept.fill("A flag")
+    form.get_by_label("Add images").set_input_files([tile])
+    expect(form.get_by_role("textbox", name="Describe this image")).to_have_count(2)
+    form.get_by_role("textbox", name="Describe this image").nth(1).fill("A green tile")
+    form.screenshot(path=screenshot_dir() / "edit-images.png")
+    form.get_by_role("textbox", name="Edit your post").fill("")
+    save = form.get_by_role("button", name="Save")
+    expect(save).to_be_enabled()  # images alone make a post
+    save.click()
+    expect(form).to_have_count(0)
+    post = alice.locator("article.status").first
+    expect(post.get_by_role("img", name="A flag")).to_be_visible()
+    expect(post.get_by_role("img", name="A green tile")).to_be_visible()
+
+    post.get_by_role("button", name="Edit").click()
+    form.get_by_label("Remove image 1").check()
+    form.get_by_role("button", name="Save").click()
+    expect(form).to_have_count(0)
+    expect(post.get_by_role("img")).to_have_count(1)
+
+    post.get_by_role("link", name="Edited").click()
+    versions = alice.locator("ol.versions li.version")
+    expect(versions).to_have_count(3)
+    expect(versions.nth(0).get_by_role("img", name="A green tile")).to_be_visible()
+    expect(versions.nth(1).get_by_role("img")).to_have_count(2)
+    expect(versions.nth(2).get_by_role("img", name="A flg")).to_be_visible()

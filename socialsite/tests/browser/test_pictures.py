@@ -50,6 +50,11 @@ def test_images_with_alt_texts_reach_an_open_home_live_and_open_full_size(
     alice.get_by_label("Add images").set_input_files([flag, tile, oops])
     descriptions = alice.get_by_role("textbox", name="Describe this image")
     expect(descriptions).to_have_count(3)
+    # Each picked picture shows its preview (a local object URL the page's policy lets load).
+    previews = alice.locator(".compose-media-item img")
+    expect(previews).to_have_count(3)
+    for index in range(3):
+        expect(previews.nth(index)).not_to_have_js_property("naturalWidth", 0)
     alice.get_by_role("button", name="Remove image 3").click()
     expect(descriptions).to_have_count(2)
     descriptions.nth(0).fill("A flag, half blue and half red")

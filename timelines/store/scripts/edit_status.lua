@@ -8,7 +8,8 @@
 -- ARGV[3]  how many earlier versions the list may hold (limits.MAX_STATUS_VERSIONS - 1)
 -- ARGV[4]  the JSON of the version being replaced, pushed on the list
 -- ARGV[5]  edited_at: the time of this edit (seconds, as text)
--- ARGV[6..] triples: the field's short name, its long name, its new value ("" removes the field)
+-- ARGV[6..] triples: the field's short name, its long name, its new value ("" removes the field, but for
+--           the text, which every status has: "" for a post of images alone)
 -- returns  {"edited", <edits now>}, {"missing"}, {"not_owner"}, {"conflict"} or {"full"}
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {'missing'}
@@ -28,7 +29,7 @@ local long = redis.call('HEXISTS', KEYS[1], 'id') == 1
 for i = 6, #ARGV, 3 do
   local name = long and ARGV[i + 1] or ARGV[i]
   local other = long and ARGV[i] or ARGV[i + 1]
-  if ARGV[i + 2] == '' then
+  if ARGV[i + 2] == '' and ARGV[i + 1] ~= 'message' then
     redis.call('HDEL', KEYS[1], name, other)
   else
     redis.call('HSET', KEYS[1], name, ARGV[i + 2])

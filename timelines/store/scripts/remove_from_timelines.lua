@@ -3,9 +3,9 @@
 -- (on Redis Cluster it would be sent once per slot of the batch; each ZREM stands alone). Idempotent.
 -- KEYS[1..n]  home:{uid} or list:statuses:{id} timelines of one batch
 -- ARGV[1]     status id
--- returns     how many timelines held it
-local removed = 0
+-- returns     {1 or 0 per timeline}: whether it held the status (the delivery's event names those)
+local removed = {}
 for i = 1, #KEYS do
-  removed = removed + redis.call('ZREM', KEYS[i], ARGV[1])
+  removed[i] = redis.call('ZREM', KEYS[i], ARGV[1])
 end
 return removed
