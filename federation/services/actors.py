@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from federation import client, identities, queue
 from federation.models import RemoteActor
-from federation.services import remote_statuses
+from federation.services import domain_blocks, remote_statuses
 from timelines import exceptions, services, store
 from timelines.validation import clean_domain
 
@@ -45,6 +45,8 @@ def webfinger(acct: str) -> str:
     login, _, domain = acct.partition("@")
     if not login or not domain:
         raise ActorError(f"{acct!r} is not login@domain")
+    if domain_blocks.is_suspended(domain):
+        raise ActorError(f"{domain} is blocked")
     scheme = "http" if client.insecure() else "https"
     url = f"{scheme}://{domain}/.well-known/webfinger?resource={quote('acct:' + login + '@' + domain)}"
     try:
@@ -69,7 +71,13 @@ def _text(html: str) -> str:
 
 def fetch_actor(uri: str) -> RemoteActor:
     """Fetch the actor at ``uri`` and record it (a new account, or an update of one known). Raises
-    ``ActorError``."""
+    ``ActorError``; nothing is fetched from a suspended domain."""
+    try:
+        domain = domain_of(uri)
+    except ValueError:
+        raise ActorError("not a URL") from None
+    if domain_blocks.is_suspended(domain):
+        raise ActorError(f"{domain} is blocked")
     try:
         document = client.fetch_object(uri)
     except client.FetchError as error:
@@ -140,6 +148,8 @@ def record_actor(document: dict[str, Any]) -> RemoteActor:
         if actor is None:
             raise ActorError("the actor's key is already another actor's") from None
     store.users.write_user(actor.uid, {"bio": _text(str(document.get("summary") or ""))})
+    # An account of a blocked server is suspended or limited from the start, as the block's others are.
+    domain_blocks.apply_to_actor(actor)
     return actor
 
 
@@ -188,6 +198,8 @@ def resolve_acct(acct: str) -> RemoteActor:
     """The remote account ``login@domain``: known already, or found by WebFinger and fetched. Raises
     ``ActorError``."""
     login, _, domain = acct.strip().removeprefix("@").partition("@")
+    if domain_blocks.is_suspended(domain):
+        raise ActorError(f"{domain} is blocked")
     known = RemoteActor.objects.filter(username__iexact=login, domain=domain.lower()).first()
     if known is not None:
         return known
@@ -214,7 +226,10 @@ def resolve_account_uid(acct: str) -> int | None:
 
 def _account_at(url: str) -> int | None:
     """The uid of the remote actor whose document (or profile page, asked for ActivityPub) is at ``url``."""
-    if identities.is_local(url):
+    try:
+        if identities.is_local(url) or domain_blocks.is_suspended(domain_of(url)):
+            return None
+    except ValueError:
         return None
     known = RemoteActor.objects.filter(models.Q(uri=url) | models.Q(url=url)).first()
     if known is not None:

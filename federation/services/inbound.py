@@ -20,7 +20,7 @@ from typing import Any
 
 from federation import client, identities, store
 from federation.models import RemoteActor
-from federation.services import actors, outbound, remote_statuses
+from federation.services import actors, domain_blocks, outbound, remote_statuses
 from timelines import exceptions, keys, services
 from timelines import store as timelines_store
 from timelines.services.follows import make_follow
@@ -62,6 +62,8 @@ def process(*, activity: dict[str, Any], actor_uri: str) -> str:
     identifier = _id(activity) or ""
     if identifier and not store.claim_activity(identifier):
         return "duplicate"
+    if domain_blocks.is_suspended(actors.domain_of(actor_uri)):
+        return "blocked"  # queued before its server was suspended: nothing of it is taken
     try:
         actor = actors.actor_by_uri(actor_uri)
         store.note_success(actor.domain)  # heard from: available again, if it was not

@@ -20,7 +20,7 @@ from typing import Any
 
 from federation import client, contexts, documents, identities, keypairs, keys, queue, store
 from federation.models import RemoteActor
-from federation.services import actors
+from federation.services import actors, domain_blocks
 from timelines import keys as timelines_keys
 from timelines import policy
 from timelines import store as timelines_store
@@ -181,14 +181,18 @@ def remote_audience(uid: int, item: policy.Item | None) -> list[int]:
 
 
 def inboxes_of(uids: list[int]) -> list[str]:
-    """The inboxes to reach ``uids``, each server's shared inbox once, leaving out servers that have failed every
-    delivery for ``UNAVAILABLE_AFTER_SECONDS`` (until they are heard from again)."""
+    """The inboxes to reach ``uids``, each server's shared inbox once, leaving out suspended servers (a domain
+    block) and servers that have failed every delivery for ``UNAVAILABLE_AFTER_SECONDS`` (until they are heard
+    from again)."""
     found = RemoteActor.objects.filter(uid__in=uids).only("inbox", "shared_inbox", "domain")
     inboxes = {actor.delivery_inbox: actor.domain for actor in found}
     domains = sorted(set(inboxes.values()))
     since = dict(zip(domains, store.failing_since(domains), strict=True))
     cutoff = time.time() - keys.UNAVAILABLE_AFTER_SECONDS
-    available = {domain for domain, started in since.items() if started is None or started > cutoff}
+    blocked = domain_blocks.suspended_domains(domains)
+    available = {
+        domain for domain, started in since.items() if (started is None or started > cutoff) and domain not in blocked
+    }
     return sorted(inbox for inbox, domain in inboxes.items() if domain in available)
 
 
@@ -292,12 +296,15 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
 
 
 def deliver(*, inbox: str, activity: dict[str, Any], signer: int) -> int:
-    """POST ``activity`` to ``inbox``, signed by local ``signer``. Returns the status code; a server error, a
+    """POST ``activity`` to ``inbox``, signed by local ``signer``. Returns the status code (0: not sent, the
+    server is suspended by a domain block); a server error, a
     429 or a failure to connect raises ``DeliveryFailed`` so the job is retried; another 4xx is final (the
     inbox refused it) and is logged."""
     key_id = identities.key_id(str(activity["actor"]))
     keypairs.key_pair(signer)
     domain = actors.domain_of(inbox)
+    if domain_blocks.is_suspended(domain):
+        return 0  # suspended after this delivery was queued: nothing goes out to it
     try:
         status = client.post(inbox, activity, signer=signer, key_id=key_id)
     except client.FetchError as error:
