@@ -16,3 +16,4 @@ def register_all() -> None:
     hooks.register("status_liked", outbound.status_liked)
     hooks.register("resolve_account", actors.resolve_account_uid)
     hooks.register("follow_request_answered", outbound.follow_request_answered)
+    hooks.register("look_up_accounts", outbound.look_up_accounts)

@@ -22,3 +22,7 @@ def deliver(*, inbox: str, activity: dict[str, Any], signer: int) -> int:
 def backfill(*, uid: int) -> int:
     actor = actors.actor_by_uid(uid)
     return remote_statuses.backfill(author=actor) if actor is not None else 0
+
+
+def look_up(*, acct: str) -> int | None:
+    return actors.resolve_account_uid(acct)

@@ -16,6 +16,8 @@ change that is already made: it queues its work (RQ) and returns.
   stored fields are given;
 - ``follow_request_answered(uid, requester_uid, approved)``: ``uid`` approved or rejected a request to follow
   them (the requester's server is told when it is another server's account);
+- ``look_up_accounts(accts)``: a post mentions these ``login@domain`` accounts of other servers, unknown here
+  (look them up, in a job);
 - ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
   when it is not known yet (search), or None.
 """
@@ -38,6 +40,7 @@ NAMES = frozenset(
         "follow_request_answered",
         "status_edited",
         "status_liked",
+        "look_up_accounts",
     }
 )
 
@@ -92,3 +95,8 @@ def status_edited(fields: Mapping[str, Any]) -> None:
 def status_liked(*, uid: int, fields: Mapping[str, Any], liked: bool) -> None:
     if hook := _registered.get("status_liked"):
         hook(uid=uid, fields=fields, liked=liked)
+
+
+def look_up_accounts(accts: list[str]) -> None:
+    if hook := _registered.get("look_up_accounts"):
+        hook(accts)

@@ -5,8 +5,11 @@ audiences; when its author has remote followers it queues one fan-out job, which
 policy as local delivery (``timelines.policy``) which of them may receive it, and queues one signed POST per
 inbox, shared inboxes counted once. Public, unlisted and followers-only posts go to the followers whom the
 policy admits, and a reply or a repost of another server's post also to that post's author; a repost goes out as
-``Announce`` (its undoing as ``Undo``). Direct posts do not federate yet. A deletion goes to every inbox of the author's
-current remote followers.
+``Announce`` (its undoing as ``Undo``). The people of other servers a post mentions (``@login@domain``) get it too,
+when the policy lets them see it; a direct post goes to them alone. A mention of an account not known here yet is
+looked up by WebFinger in the fan-out job (never in the request), then stored with the post's mentions, tagged in
+the Note and delivered like the others. A deletion goes to every inbox of the author's current remote followers
+(and of the people it mentioned).
 
 Follows of remote accounts are requests until the remote server accepts (``timelines.services.follows``): the
 Follow is sent here, the Accept completes it in ``federation.services.inbound``.
@@ -14,6 +17,7 @@ Follow is sent here, the Accept completes it in ``federation.services.inbound``.
 
 from __future__ import annotations
 
+import html
 import logging
 import time
 from typing import Any
@@ -22,10 +26,11 @@ from federation import client, contexts, documents, identities, keypairs, keys, 
 from federation.models import RemoteActor
 from federation.services import actors, domain_blocks
 from timelines import keys as timelines_keys
-from timelines import policy
+from timelines import policy, text, uris
 from timelines import store as timelines_store
 from timelines import visibility as visibilities
-from timelines.records import Status
+from timelines.records import Status, mention_pairs
+from timelines.templatetags.timeline_format import profile_url
 
 logger = logging.getLogger(__name__)
 
@@ -46,32 +51,70 @@ def _login(uid: int) -> str | None:
 # --- hooks (registered by federation.hooks) ---------------------------------------------------------------
 
 
+def _remote_mentions(fields: Any) -> list[int]:
+    """The uids of the other servers' accounts a status mentions (their stored login is ``login@domain``)."""
+    return [uid for uid, login in mention_pairs(fields.get("mentions")) if text.is_remote_mention(login)]
+
+
+def _unresolved(fields: Any) -> list[str]:
+    """The ``login@domain`` mentions of a status's text that its stored mentions do not name (not known here
+    when it was posted). No I/O."""
+    message = str(fields.get("message") or "")
+    if "@" not in message or fields.get("repost_of"):
+        return []
+    own = "@" + uris.local_domain()
+    named = {login.lower() for _, login in mention_pairs(fields.get("mentions"))}
+    return [
+        login
+        for login in text.mentioned_logins(message)
+        if text.is_remote_mention(login) and not login.endswith(own) and login not in named
+    ]
+
+
+def _federates(fields: Any) -> bool:
+    """Whether a local status concerns anyone on another server: its author's remote followers (not for a
+    direct post), the remote author it answers or reposts, or the remote people it mentions."""
+    level = visibilities.of_status(fields)
+    if level == visibilities.DIRECT and not fields.get("repost_of"):
+        return bool(_remote_mentions(fields) or _unresolved(fields))
+    if level not in FEDERATED:
+        return False
+    return (
+        store.has_remote_followers(int(fields["uid"]))
+        or _remote_counterpart(fields) is not None
+        or bool(_remote_mentions(fields) or _unresolved(fields))
+    )
+
+
 def status_delivered(status: Any) -> None:
-    """Queue the remote fan-out of a new local status or repost, when its author has remote followers or it
-    answers (or reposts) another server's post."""
-    uid = int(status["uid"])
-    if status.get("uri") or visibilities.of_status(status) not in FEDERATED:
+    """Queue the remote fan-out of a new local status or repost, when its author has remote followers, it
+    answers (or reposts) another server's post, or it mentions people of other servers."""
+    if status.get("uri"):
         return  # another server's post, stored here (with its URI): its own server delivers it
-    if store.has_remote_followers(uid) or _remote_counterpart(status) is not None:
-        queue.enqueue_fanout(status_id=int(status["id"]), uid=uid)
+    if _federates(status):
+        queue.enqueue_fanout(status_id=int(status["id"]), uid=int(status["uid"]))
 
 
 def status_deleted(fields: Any) -> None:
     """Queue the remote fan-out of a deleted local status's ``Delete`` (an undone repost's ``Undo``)."""
-    uid = int(fields["uid"])
-    if fields.get("uri") or visibilities.of_status(fields) not in FEDERATED:
+    if fields.get("uri"):
         return
-    if store.has_remote_followers(uid) or _remote_counterpart(fields) is not None:
-        queue.enqueue_fanout(status_id=int(fields["id"]), uid=uid, deleted=dict(fields))
+    if _federates(fields):
+        queue.enqueue_fanout(status_id=int(fields["id"]), uid=int(fields["uid"]), deleted=dict(fields))
 
 
 def status_edited(fields: Any) -> None:
     """Queue the remote fan-out of an edited local status's ``Update``."""
-    uid = int(fields["uid"])
-    if fields.get("repost_of") or visibilities.of_status(fields) not in FEDERATED:
+    if fields.get("repost_of") or fields.get("uri"):
         return
-    if store.has_remote_followers(uid):
-        queue.enqueue_fanout(status_id=int(fields["id"]), uid=uid, version=int(fields.get("edits") or 1))
+    if _federates(fields):
+        queue.enqueue_fanout(status_id=int(fields["id"]), uid=int(fields["uid"]), version=int(fields.get("edits") or 1))
+
+
+def look_up_accounts(accts: list[str]) -> None:
+    """Look up the accounts of other servers a post mentions, each in a job (WebFinger, then the actor)."""
+    for acct in accts:
+        queue.enqueue_lookup(acct=acct)
 
 
 def status_liked(*, uid: int, fields: Any, liked: bool) -> None:
@@ -213,7 +256,14 @@ def note_of(status: Status) -> dict[str, Any]:
         if answered is not None and all(uri != answered.uri for uri, _ in mentioned):
             # Another server's author is addressed and tagged, as Mastodon does for the author a reply answers.
             mentioned.append((answered.uri, f"{answered.username}@{answered.domain}"))
-    return documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to)
+    document = documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to)
+    for uid in status.mentions:
+        remote = actors.actor_by_uid(uid)
+        if remote is not None:
+            # The text links a remote mention to its profile here; other servers expect its own page.
+            ours = html.escape(identities.base() + profile_url(f"{remote.username}@{remote.domain}".lower()))
+            document["content"] = document["content"].replace(f'href="{ours}"', f'href="{html.escape(remote.url)}"')
+    return document
 
 
 def _remote_counterpart(fields: Any) -> int | None:
@@ -245,6 +295,28 @@ def _announce(*, login: str, repost_id: int, fields: Any) -> dict[str, Any] | No
     }
 
 
+def _resolve_mentions(status_id: int, fields: dict[str, str]) -> dict[str, str]:
+    """Look up (WebFinger) the accounts of other servers a status mentions that were unknown when it was
+    posted, and store them with its mentions, so its Note tags them and they receive it. Returns the fields as
+    they are now. A direct post never has any (``post_status`` refuses it until they are known)."""
+    unresolved = _unresolved(fields)
+    if not unresolved or visibilities.of_status(fields) == visibilities.DIRECT:
+        return fields
+    pairs = [fields["mentions"]] if fields.get("mentions") else []
+    for acct in unresolved[: text.MAX_MENTIONS]:
+        try:
+            found = actors.resolve_acct(acct)
+        except actors.ActorError:
+            continue
+        pairs.append(f"{found.uid}:{found.username.lower()}@{found.domain}")
+    mentions = ",".join(pairs)
+    if mentions and mentions != fields.get("mentions"):
+        if not timelines_store.statuses.set_field_if_exists(status_id, "mentions", mentions):
+            return fields
+        fields = {**fields, "mentions": mentions}
+    return fields
+
+
 def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, version: int = 0) -> int:
     """Queue one delivery per remote inbox of local ``uid``'s status (its Create, with ``deleted`` its Delete,
     with ``version`` its Update). Returns the number of inboxes. Idempotent: each delivery's job id is unique
@@ -263,13 +335,17 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
         audience = remote_audience(uid, None)
     elif deleted is not None:
         level = visibilities.of_status(deleted)
-        to, cc = documents.addressing(level=level, followers=identities.followers(login), mentioned=())
+        mentioned = _remote_mentions(deleted)
+        uris = [remote.uri for remote in RemoteActor.objects.filter(uid__in=mentioned)]
+        to, cc = documents.addressing(level=level, followers=identities.followers(login), mentioned=uris)
         activity = documents.delete(actor=actor, object_uri=identities.status(login, status_id), to=to, cc=cc)
-        audience = remote_audience(uid, None)
+        audience = [] if level == visibilities.DIRECT else remote_audience(uid, None)
+        audience += [other for other in mentioned if other not in audience]
     else:
         fields = timelines_store.statuses.get_status(status_id)
         if not fields:
             return 0  # deleted meanwhile: its Delete follows
+        fields = _resolve_mentions(status_id, fields)
         if fields.get("repost_of"):
             announce = _announce(login=login, repost_id=status_id, fields=fields)
             if announce is None:
@@ -280,11 +356,20 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
             status = Status.from_hash(fields)
             activity = (documents.update if version else documents.create)(note_of(status))
             item = policy.Item.of_status(status)
-        audience = remote_audience(uid, item)
+        direct = visibilities.of_status(fields) == visibilities.DIRECT and not fields.get("repost_of")
+        if direct:
+            # A message reaches the people it names as a notification does, never a feed.
+            item = policy.Item.of_status(fields, context=policy.NOTIFICATION)
+        audience = [] if direct else remote_audience(uid, item)
+        # The author answered or reposted, and the people mentioned, get it too when the policy lets them see
+        # it (a direct post: them alone).
         counterpart = _remote_counterpart(fields)
-        if counterpart is not None and counterpart not in audience:
-            # The author answered or reposted gets it too, when the policy lets them see it.
-            audience += policy.allowed_recipients(item=item, recipients=[counterpart])
+        extra = [
+            other
+            for other in dict.fromkeys([*([counterpart] if counterpart else []), *_remote_mentions(fields)])
+            if other not in audience
+        ]
+        audience += policy.allowed_recipients(item=item, recipients=extra)
     if deleted is not None:
         counterpart = _remote_counterpart(deleted)
         if counterpart is not None and counterpart not in audience:

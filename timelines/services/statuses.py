@@ -13,7 +13,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from timelines import events, exceptions, limits, store, text
+from timelines import events, exceptions, hooks, limits, store, text, uris
 from timelines import visibility as visibilities
 from timelines.records import Status, mention_pairs, stored_media
 from timelines.services.activity import record_post
@@ -53,12 +53,26 @@ def _parent(uid: int, in_reply_to: object) -> dict[str, str]:
     return status_to_act_on(uid=uid, status_id=parent_id)
 
 
+def _mentioned(message: str) -> list[str]:
+    """The logins ``message`` mentions, a mention of this server's own ``login@domain`` read as ``login``."""
+    own = "@" + uris.local_domain()
+    return list(dict.fromkeys(login.removesuffix(own) for login in text.mentioned_logins(message)))
+
+
 def mentions_of(message: str) -> str:
     """``uid:login`` pairs of the existing users ``message`` mentions (at most ``text.MAX_MENTIONS``), as a
-    status stores them (``mentions``)."""
-    logins = text.mentioned_logins(message)
+    status stores them (``mentions``): another server's account (``login@domain``) once it is known here."""
+    logins = _mentioned(message)
     found = store.users.get_uids_by_logins(logins)
     return ",".join(f"{uid}:{login}" for login, uid in zip(logins, found, strict=True) if uid is not None)
+
+
+def unknown_remote_mentions(message: str) -> list[str]:
+    """The ``login@domain`` mentions of ``message`` that name no account known here yet (the federation app
+    looks them up, off the request: ``hooks.look_up_accounts``)."""
+    remote = [login for login in _mentioned(message) if text.is_remote_mention(login)]
+    found = store.users.get_uids_by_logins(remote)
+    return [login for login, uid in zip(remote, found, strict=True) if uid is None]
 
 
 def _with_recipients(mentions: str, to: tuple[int, ...]) -> str:
@@ -73,7 +87,7 @@ def _with_recipients(mentions: str, to: tuple[int, ...]) -> str:
     for uid, fields in zip(extra, store.users.get_users(extra), strict=True):
         if not fields.get("login"):
             raise exceptions.UnknownUser()
-        pairs.append(f"{uid}:{fields['login']}")
+        pairs.append(f"{uid}:{uris.acct(fields['login'], fields.get('domain'))}")
     return ",".join(pairs)
 
 
@@ -127,6 +141,13 @@ def _fields(
     mentions = _with_recipients(mentions_of(message), to)
     if mentions:
         fields["mentions"] = mentions
+    unknown = unknown_remote_mentions(message) if "@" in message else []
+    if unknown:
+        # Looked up in a job: a post names them once found (the federation's fan-out resolves them), a direct
+        # message must wait for it, as its conversation is its participants.
+        hooks.look_up_accounts(unknown)
+        if level == visibilities.DIRECT:
+            raise exceptions.InvalidVisibility(exceptions.UNKNOWN_RECIPIENT.format(acct=unknown[0]))
     if level == visibilities.DIRECT:
         recipients = {other: login for other, login in mention_pairs(mentions) if other != uid}
         if not recipients:

@@ -83,6 +83,14 @@ def write_status(status_id: int, fields: dict[str, str | int | float]) -> None:
     get_redis().hset(keys.status(status_id), mapping=to_stored(fields))
 
 
+def set_field_if_exists(status_id: int, name: str, value: str) -> bool:
+    """Set one field of status ``status_id`` unless the status is gone (a late write must not bring back a
+    deleted status); True if written. One script call (``mark_if_exists``)."""
+    stored = to_stored({name: value})
+    [(field, raw)] = stored.items()
+    return bool(_script("mark_if_exists")(keys=[keys.status(status_id)], args=[field, raw]))
+
+
 def _profile_keys(uid: int) -> list[str]:
     return [keys.profile_timeline(uid), keys.home_timeline(uid), keys.user(uid), keys.profile_held(uid)]
 
