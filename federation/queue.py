@@ -5,6 +5,7 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
 - ``enqueue_fanout``: a local status (or its deletion) going to the remote audience: one job reads the remote
   followers and queues one delivery per inbox.
 - ``enqueue_backfill``: the latest public posts of a remote account just found, from its outbox.
+- ``enqueue_actor_update``: the Update of a local account's actor after its profile changed.
 - ``enqueue_lookup``: an account of another server a post mentions, unknown here: WebFinger and its actor.
 - ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
   so a repeated fan-out never sends twice; retried with exponential backoff over about four and a half days
@@ -101,4 +102,16 @@ def enqueue_lookup(*, acct: str) -> None:
         description=f"look up {acct[:300]}",
         kwargs={"acct": acct},
         retry=INBOUND_RETRIES[:1],
+    )
+
+
+def enqueue_actor_update(*, uid: int) -> None:
+    """Send the Update of local ``uid``'s actor, as it is when the job runs (a burst of edits sends one or
+    two: the job id is per account while one waits)."""
+    _enqueue(
+        "actor_update",
+        job_id=f"ap-actor-update-{uid}",
+        description=f"federate the profile of account {uid}",
+        kwargs={"uid": uid},
+        retry=INBOUND_RETRIES,
     )

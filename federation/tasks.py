@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from federation.services import actors, inbound, outbound, remote_statuses
+from federation.services import actor_changes, actors, inbound, outbound, remote_statuses
 
 
 def process_inbound(*, activity: dict[str, Any], actor: str) -> str:
@@ -26,3 +26,7 @@ def backfill(*, uid: int) -> int:
 
 def look_up(*, acct: str) -> int | None:
     return actors.resolve_account_uid(acct)
+
+
+def actor_update(*, uid: int) -> int:
+    return actor_changes.send_update(uid=uid)

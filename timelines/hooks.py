@@ -18,6 +18,9 @@ change that is already made: it queues its work (RQ) and returns.
   them (the requester's server is told when it is another server's account);
 - ``look_up_accounts(accts)``: a post mentions these ``login@domain`` accounts of other servers, unknown here
   (look them up, in a job);
+- ``profile_changed(uid)``: a local account's name, bio or privacy changed (tell the servers that follow it);
+- ``account_deleted(uid)``: a local account is about to be erased (tell the servers that know it, while its
+  follows are still there);
 - ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
   when it is not known yet (search), or None.
 """
@@ -41,6 +44,8 @@ NAMES = frozenset(
         "status_edited",
         "status_liked",
         "look_up_accounts",
+        "profile_changed",
+        "account_deleted",
     }
 )
 
@@ -100,3 +105,13 @@ def status_liked(*, uid: int, fields: Mapping[str, Any], liked: bool) -> None:
 def look_up_accounts(accts: list[str]) -> None:
     if hook := _registered.get("look_up_accounts"):
         hook(accts)
+
+
+def profile_changed(*, uid: int) -> None:
+    if hook := _registered.get("profile_changed"):
+        hook(uid=uid)
+
+
+def account_deleted(*, uid: int) -> None:
+    if hook := _registered.get("account_deleted"):
+        hook(uid=uid)

@@ -141,13 +141,12 @@ def _fields(
     mentions = _with_recipients(mentions_of(message), to)
     if mentions:
         fields["mentions"] = mentions
-    unknown = unknown_remote_mentions(message) if "@" in message else []
+    unknown = unknown_remote_mentions(message) if level == visibilities.DIRECT and "@" in message else []
     if unknown:
-        # Looked up in a job: a post names them once found (the federation's fan-out resolves them), a direct
-        # message must wait for it, as its conversation is its participants.
+        # A post names them once its federation fan-out has found them; a direct message must wait for it, as
+        # its conversation is its participants: they are looked up in jobs, and it can be sent in a moment.
         hooks.look_up_accounts(unknown)
-        if level == visibilities.DIRECT:
-            raise exceptions.InvalidVisibility(exceptions.UNKNOWN_RECIPIENT.format(acct=unknown[0]))
+        raise exceptions.InvalidVisibility(exceptions.UNKNOWN_RECIPIENT.format(acct=unknown[0]))
     if level == visibilities.DIRECT:
         recipients = {other: login for other, login in mention_pairs(mentions) if other != uid}
         if not recipients:
