@@ -24,12 +24,13 @@ from typing import Any
 
 from federation import client, contexts, documents, identities, keypairs, keys, queue, store
 from federation.models import RemoteActor
-from federation.services import actors, domain_blocks
+from federation.services import actors, domain_blocks, mentions
+from media.models import Attachment
 from timelines import keys as timelines_keys
-from timelines import policy, text, uris
+from timelines import policy
 from timelines import store as timelines_store
 from timelines import visibility as visibilities
-from timelines.records import Status, mention_pairs
+from timelines.records import Status
 from timelines.templatetags.timeline_format import profile_url
 
 logger = logging.getLogger(__name__)
@@ -51,38 +52,18 @@ def _login(uid: int) -> str | None:
 # --- hooks (registered by federation.hooks) ---------------------------------------------------------------
 
 
-def _remote_mentions(fields: Any) -> list[int]:
-    """The uids of the other servers' accounts a status mentions (their stored login is ``login@domain``)."""
-    return [uid for uid, login in mention_pairs(fields.get("mentions")) if text.is_remote_mention(login)]
-
-
-def _unresolved(fields: Any) -> list[str]:
-    """The ``login@domain`` mentions of a status's text that its stored mentions do not name (not known here
-    when it was posted). No I/O."""
-    message = str(fields.get("message") or "")
-    if "@" not in message or fields.get("repost_of"):
-        return []
-    own = "@" + uris.local_domain()
-    named = {login.lower() for _, login in mention_pairs(fields.get("mentions"))}
-    return [
-        login
-        for login in text.mentioned_logins(message)
-        if text.is_remote_mention(login) and not login.endswith(own) and login not in named
-    ]
-
-
 def _federates(fields: Any) -> bool:
     """Whether a local status concerns anyone on another server: its author's remote followers (not for a
     direct post), the remote author it answers or reposts, or the remote people it mentions."""
     level = visibilities.of_status(fields)
     if level == visibilities.DIRECT and not fields.get("repost_of"):
-        return bool(_remote_mentions(fields) or _unresolved(fields))
+        return bool(mentions.remote_mentions(fields) or mentions.unresolved(fields))
     if level not in FEDERATED:
         return False
     return (
         store.has_remote_followers(int(fields["uid"]))
         or _remote_counterpart(fields) is not None
-        or bool(_remote_mentions(fields) or _unresolved(fields))
+        or bool(mentions.remote_mentions(fields) or mentions.unresolved(fields))
     )
 
 
@@ -109,12 +90,6 @@ def status_edited(fields: Any) -> None:
         return
     if _federates(fields):
         queue.enqueue_fanout(status_id=int(fields["id"]), uid=int(fields["uid"]), version=int(fields.get("edits") or 1))
-
-
-def look_up_accounts(accts: list[str]) -> None:
-    """Look up the accounts of other servers a post mentions, each in a job (WebFinger, then the actor)."""
-    for acct in accts:
-        queue.enqueue_lookup(acct=acct)
 
 
 def status_liked(*, uid: int, fields: Any, liked: bool) -> None:
@@ -256,7 +231,12 @@ def note_of(status: Status) -> dict[str, Any]:
         if answered is not None and all(uri != answered.uri for uri, _ in mentioned):
             # Another server's author is addressed and tagged, as Mastodon does for the author a reply answers.
             mentioned.append((answered.uri, f"{answered.username}@{answered.domain}"))
-    document = documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to)
+    media_types = (
+        dict(Attachment.objects.filter(id__in=[item.id for item in status.media]).values_list("id", "content_type"))
+        if status.media
+        else {}
+    )
+    document = documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to, media_types=media_types)
     for uid in status.mentions:
         remote = actors.actor_by_uid(uid)
         if remote is not None:
@@ -295,28 +275,6 @@ def _announce(*, login: str, repost_id: int, fields: Any) -> dict[str, Any] | No
     }
 
 
-def _resolve_mentions(status_id: int, fields: dict[str, str]) -> dict[str, str]:
-    """Look up (WebFinger) the accounts of other servers a status mentions that were unknown when it was
-    posted, and store them with its mentions, so its Note tags them and they receive it. Returns the fields as
-    they are now. A direct post never has any (``post_status`` refuses it until they are known)."""
-    unresolved = _unresolved(fields)
-    if not unresolved or visibilities.of_status(fields) == visibilities.DIRECT:
-        return fields
-    pairs = [fields["mentions"]] if fields.get("mentions") else []
-    for acct in unresolved[: text.MAX_MENTIONS]:
-        try:
-            found = actors.resolve_acct(acct)
-        except actors.ActorError:
-            continue
-        pairs.append(f"{found.uid}:{found.username.lower()}@{found.domain}")
-    mentions = ",".join(pairs)
-    if mentions and mentions != fields.get("mentions"):
-        if not timelines_store.statuses.set_field_if_exists(status_id, "mentions", mentions):
-            return fields
-        fields = {**fields, "mentions": mentions}
-    return fields
-
-
 def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, version: int = 0) -> int:
     """Queue one delivery per remote inbox of local ``uid``'s status (its Create, with ``deleted`` its Delete,
     with ``version`` its Update). Returns the number of inboxes. Idempotent: each delivery's job id is unique
@@ -335,7 +293,7 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
         audience = remote_audience(uid, None)
     elif deleted is not None:
         level = visibilities.of_status(deleted)
-        mentioned = _remote_mentions(deleted)
+        mentioned = mentions.remote_mentions(deleted)
         uris = [remote.uri for remote in RemoteActor.objects.filter(uid__in=mentioned)]
         to, cc = documents.addressing(level=level, followers=identities.followers(login), mentioned=uris)
         activity = documents.delete(actor=actor, object_uri=identities.status(login, status_id), to=to, cc=cc)
@@ -345,7 +303,7 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
         fields = timelines_store.statuses.get_status(status_id)
         if not fields:
             return 0  # deleted meanwhile: its Delete follows
-        fields = _resolve_mentions(status_id, fields)
+        fields = mentions.resolve_mentions(status_id, fields)
         if fields.get("repost_of"):
             announce = _announce(login=login, repost_id=status_id, fields=fields)
             if announce is None:
@@ -366,7 +324,7 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
         counterpart = _remote_counterpart(fields)
         extra = [
             other
-            for other in dict.fromkeys([*([counterpart] if counterpart else []), *_remote_mentions(fields)])
+            for other in dict.fromkeys([*([counterpart] if counterpart else []), *mentions.remote_mentions(fields)])
             if other not in audience
         ]
         audience += policy.allowed_recipients(item=item, recipients=extra)

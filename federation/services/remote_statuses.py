@@ -16,10 +16,11 @@ from typing import Any
 
 from federation import client, contexts, identities, store
 from federation.models import RemoteActor
+from federation.services import remote_media
 from timelines import events, exceptions, text
 from timelines import store as timelines_store
 from timelines import visibility as visibilities
-from timelines.records import mention_pairs
+from timelines.records import mention_pairs, stored_media
 from timelines.services.activity import record_post
 from timelines.services.delivery import audience_keys, deliver_status
 from timelines.services.direct_messages import check_recipients
@@ -180,6 +181,11 @@ def store_note(*, note: dict[str, Any], author: RemoteActor) -> int | None:
     tags = _tags(note)
     if tags:
         fields["tags"] = ",".join(tags)
+    images = remote_media.images_of(note, author)
+    if images:
+        fields["media"] = stored_media(images)
+        if note.get("sensitive") is True:
+            fields["sensitive"] = "1"
     if level != visibilities.PUBLIC:
         fields["visibility"] = level
     if level == visibilities.DIRECT:
