@@ -40,6 +40,9 @@ class RemoteActor(models.Model):
     key_id = models.URLField(max_length=2048, unique=True)
     public_key_pem = models.TextField()
     fetched = models.DateTimeField(auto_now=True)
+    also_known_as = models.JSONField(
+        default=list, blank=True, help_text="The actor's other addresses (alsoKnownAs), which a Move must name."
+    )
     domain_flag = models.CharField(
         max_length=16,
         blank=True,

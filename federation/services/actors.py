@@ -24,6 +24,7 @@ from timelines.validation import clean_domain
 REFRESH_SECONDS = 24 * 3600
 ACTOR_TYPES = frozenset({"Person", "Service", "Application", "Group", "Organization"})
 MAX_SUMMARY = 500
+MAX_ALIASES = 10
 
 
 class ActorError(Exception):
@@ -132,6 +133,7 @@ def record_actor(document: dict[str, Any]) -> RemoteActor:
         "url": document.get("url") if isinstance(document.get("url"), str) else uri,
         "key_id": key_id,
         "public_key_pem": pem,
+        "also_known_as": _aliases(document.get("alsoKnownAs")),
     }
     known = RemoteActor.objects.filter(uri=uri).first()
     if known is not None:
@@ -151,6 +153,12 @@ def record_actor(document: dict[str, Any]) -> RemoteActor:
     # An account of a blocked server is suspended or limited from the start, as the block's others are.
     domain_blocks.apply_to_actor(actor)
     return actor
+
+
+def _aliases(value: Any) -> list[str]:
+    """An actor's ``alsoKnownAs``: its other addresses (at most ``MAX_ALIASES``)."""
+    value = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [item for item in value if isinstance(item, str) and len(item) <= 2048][:MAX_ALIASES]
 
 
 def _profile_uid(login: str, domain: str, name: str) -> int:

@@ -8,9 +8,9 @@ handler is idempotent besides, so a redelivered or retried activity changes noth
 Handled: Follow (accepted at once, or a request for a private account; a block answers Reject), Undo of a
 Follow, a Like, an Announce or a Block, Accept and Reject of our Follows, Create of a Note, Delete of a Note, Like and
 Announce of a post stored here (through the site's own like and repost services, so with their visibility rules
-and notifications), Update of the actor itself or of one of its posts (an edit); Block, Flag and the Delete of the
-actor itself (``federation.services.inbound_moderation``). Other types the inbox accepts (Move, Add, Remove...)
-are acknowledged and ignored for now.
+and notifications), Update of the actor itself or of one of its posts (an edit); Block, Flag, Move and the Delete of
+the actor itself (``federation.services.inbound_moderation``). Other types the inbox accepts (Add, Remove...) are
+acknowledged and ignored for now.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from timelines.services.follows import make_follow
 logger = logging.getLogger(__name__)
 
 HANDLED = frozenset(
-    {"Follow", "Undo", "Accept", "Reject", "Create", "Delete", "Like", "Announce", "Update", "Block", "Flag"}
+    {"Follow", "Undo", "Accept", "Reject", "Create", "Delete", "Like", "Announce", "Update", "Block", "Flag", "Move"}
 )
 # Accepted by the inbox but not acted on yet.
-IGNORED = frozenset({"Move", "Add", "Remove", "EmojiReact"})
+IGNORED = frozenset({"Add", "Remove", "EmojiReact"})
 KNOWN = HANDLED | IGNORED
 
 
@@ -97,6 +97,8 @@ def _dispatch(activity: dict[str, Any], actor: RemoteActor) -> str:
         return inbound_moderation.block(target=_id(activity.get("object")), actor=actor, undo=False)
     if kind == "Flag":
         return inbound_moderation.flag(activity=activity, actor=actor)
+    if kind == "Move":
+        return inbound_moderation.move(activity=activity, actor=actor)
     return "ignored"
 
 

@@ -1,5 +1,5 @@
-"""Incoming activities about people rather than posts: ``Block`` (and its ``Undo``), ``Flag`` (a report) and the
-``Delete`` of an actor. Called by ``federation.services.inbound`` once the activity's signature and actor are
+"""Incoming activities about people rather than posts: ``Block`` (and its ``Undo``), ``Flag`` (a report), ``Move``
+and the ``Delete`` of an actor. Called by ``federation.services.inbound`` once the activity's signature and actor are
 checked; each acts only on what its actor owns and is idempotent.
 
 - ``Block``: the remote account blocks a local one, through the site's block service, so the policy hides
@@ -7,6 +7,8 @@ checked; each acts only on what its actor owns and is idempotent.
 - ``Flag``: another server's report about local accounts (Mastodon forwards reports so): it lands in the
   moderators' queue (``accounts.reports``) as a report by the server itself, a SQL account named by the
   domain that cannot log in, one per server, with the reported posts that are the account's and its comment.
+- ``Move``: the account moved to another one that names it as an alias: the people here who followed it follow
+  the new one (a request its server answers) and no longer the old.
 - ``Delete`` of the actor itself: the remote account is removed with everything of it here, as an erased
   account (``timelines.services.erasure``: suspended at once, its posts, follows and likes removed in passes),
   and its address-book row goes, so a later activity signed by it is refused.
@@ -25,8 +27,9 @@ from accounts import reports
 from accounts.models import Report, User
 from federation import identities
 from federation.models import RemoteActor
-from federation.services import remote_statuses
+from federation.services import actors, remote_statuses
 from timelines import exceptions, services
+from timelines import keys as timelines_keys
 from timelines import store as timelines_store
 from timelines.services import erasure
 
@@ -116,3 +119,40 @@ def delete_actor(*, actor: RemoteActor) -> str:
     except exceptions.UnknownUser:
         return "unknown account"
     return "account deleted"
+
+
+MAX_MOVED_FOLLOWERS = 1000
+
+
+def move(*, activity: dict[str, Any], actor: RemoteActor) -> str:
+    """``actor`` moved to another account (``Move``, Mastodon's account migration): the people here who follow it
+    follow the new account instead (a request, as any follow of another server's account, answered by its server)
+    and stop following the old one. The new account must name the old one among its ``alsoKnownAs`` (fetched
+    again when the copy here does not). At most ``MAX_MOVED_FOLLOWERS`` followers are moved."""
+    origin = activity.get("object")
+    origin = origin.get("id") if isinstance(origin, dict) else origin
+    target = activity.get("target")
+    target = target.get("id") if isinstance(target, dict) else target
+    if origin != actor.uri or not isinstance(target, str) or target == actor.uri:
+        return "ignored"
+    try:
+        new = actors.actor_by_uri(target)
+        if actor.uri not in new.also_known_as:
+            new = actors.actor_by_uri(target, refresh=True)
+    except actors.ActorError:
+        return "unknown target"
+    if actor.uri not in new.also_known_as:
+        return "not an alias"
+    followers = timelines_store.privacy.members(timelines_keys.followers(actor.uid), count=MAX_MOVED_FOLLOWERS)
+    remote = set(RemoteActor.objects.filter(uid__in=followers).values_list("uid", flat=True))
+    moved = 0
+    for follower in followers:
+        if follower in remote:
+            continue
+        try:
+            services.follow_user(uid=follower, other_uid=new.uid)
+        except (exceptions.CannotFollow, exceptions.UnknownUser, exceptions.CannotTargetSelf):
+            continue  # a block, or someone gone: they stay as they were
+        services.unfollow_user(uid=follower, other_uid=actor.uid)
+        moved += 1
+    return f"moved {moved}"

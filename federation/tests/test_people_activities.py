@@ -114,6 +114,26 @@ def test_a_remote_accounts_deletion_removes_it_and_its_posts(client, alice, rob)
     assert post_signed(client, rob, _create(rob, 2, "ghost")).status_code == 401
 
 
+def test_a_move_takes_the_followers_here_to_the_new_account_when_it_names_the_old(client, alice, rob, make_account):
+    carol = make_account("carol")
+    for person in (alice, carol):
+        make_follow(uid=person.uid, other_uid=rob.actor.uid, notify_followee=False)
+    rita = remote_actor("rita", alsoKnownAs=[rob.uri])
+    stranger = remote_actor("sam", "other.example")  # names nobody: a Move to it is refused
+    refused = {"id": f"{rob.uri}#moves/0", "type": "Move", "actor": rob.uri, "object": rob.uri, "target": stranger.uri}
+    assert post_signed(client, rob, refused).status_code == 202
+    assert run_queued() in (["not an alias"], ["unknown target"])
+    assert selectors.is_following(uid=alice.uid, other_uid=rob.actor.uid)
+
+    move = {"id": f"{rob.uri}#moves/1", "type": "Move", "actor": rob.uri, "object": rob.uri, "target": rita.uri}
+    assert post_signed(client, rob, move).status_code == 202
+    assert run_queued() == ["moved 2"]
+    for person in (alice, carol):
+        assert not selectors.is_following(uid=person.uid, other_uid=rob.actor.uid)
+    follows = [job for job in _deliveries("Follow") if job["activity"]["object"] == rita.uri]
+    assert sorted(job["signer"] for job in follows) == sorted([alice.uid, carol.uid])
+
+
 def test_a_profile_change_sends_the_actors_update_to_remote_followers(alice, rob):
     _befriend(alice, rob)
     get_queue().empty()
