@@ -14,6 +14,7 @@ from accounts import permissions
 from accounts.models import User
 from federation import store
 from federation.models import DomainBlock
+from federation.services import domain_blocks
 from federation.tests.conftest import PASSWORD
 from federation.tests.helpers import remote_actor
 from timelines import selectors, services
@@ -119,3 +120,23 @@ def test_staff_without_the_permission_cannot_see_servers_nor_block(make_account)
     assert client.get("/admin/federation/").status_code == 403
     assert client.get("/admin/federation/domainblock/add/").status_code == 403
     assert b">Federation</a>" not in client.get("/admin/").content
+
+
+def test_a_moderator_suspends_and_limits_a_remote_account_with_a_reason(mod, alice):
+    rob, rita = remote_actor("rob"), remote_actor("rita")
+    client = _logged_in(mod)
+    listed = client.get("/admin/federation/remoteactor/").content.decode()
+    assert "rob@remote.example" in listed and "rita@remote.example" in listed
+    data = {"action": "suspend", "_selected_action": [rob.actor.pk], "apply": "1", "reason": "spam bot"}
+    assert client.post("/admin/federation/remoteactor/", data, follow=True).status_code == 200
+    assert selectors.get_uids_in_state("suspended") == {rob.actor.uid}
+    suspended = client.get("/admin/federation/remoteactor/?state=suspended").content.decode()
+    assert "rob@remote.example" in suspended and "rita@remote.example" not in suspended
+    assert LogEntry.objects.get().get_change_message() == "Suspended: spam bot"
+
+    # A limit the moderators confirm stays when the domain's block that set it is lifted.
+    domain_blocks.block_domain(moderator=mod, domain="remote.example", severity="silence", reason="noisy")
+    data = {"action": "limit", "_selected_action": [rita.actor.pk], "apply": "1", "reason": "noisy too"}
+    client.post("/admin/federation/remoteactor/", data, follow=True)
+    domain_blocks.unblock_domain(moderator=mod, domain="remote.example", reason="quieter")
+    assert selectors.get_uids_in_state("limited") == {rita.actor.uid}
