@@ -16,18 +16,21 @@ import time
 from typing import Any
 
 from federation import contexts, documents, identities, keypairs, queue, store
-from federation.models import RemoteActor
 from federation.services import outbound
 from timelines import exceptions, selectors
 from timelines import keys as timelines_keys
 from timelines import store as timelines_store
 
+MAX_FOLLOWED = 10_000
+
 
 def _audience(uid: int) -> list[int]:
     """The remote followers of ``uid`` and the remote accounts it follows."""
     followers = outbound.remote_audience(uid, None)
-    followed = timelines_store.privacy.members(timelines_keys.following(uid), count=10_000)
-    remote_followed = list(RemoteActor.objects.filter(uid__in=followed).values_list("uid", flat=True))
+    followed = timelines_store.privacy.members(timelines_keys.following(uid), count=MAX_FOLLOWED)
+    # Read from Redis (a remote profile has a domain): an account that knows no other server costs no SQL.
+    profiles = timelines_store.users.get_users(followed)
+    remote_followed = [other for other, fields in zip(followed, profiles, strict=True) if fields.get("domain")]
     return list(dict.fromkeys([*followers, *remote_followed]))
 
 
