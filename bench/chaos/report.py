@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bench.chaos.run import KILLS, Result
 
+PLURALS = {"reply": "replies"}
+
 
 def _seconds(value: float | None) -> str:
     return "never" if value is None else f"{value:.1f} s"
@@ -17,7 +19,9 @@ def rows(result: Result) -> list[tuple[str, str]]:
     ]
     for kind, count in sorted(result.errors.items(), key=lambda item: -item[1]):
         lines.append((f"  failed: {kind}", f"{count:,}"))
-    acknowledged = ", ".join(f"{count:,} {kind}s" for kind, count in sorted(result.acknowledged.items()))
+    acknowledged = ", ".join(
+        f"{count:,} {PLURALS.get(kind, kind + 's')}" for kind, count in sorted(result.acknowledged.items())
+    )
     lines.append(("acknowledged writes", acknowledged))
     lost = result.lost.count()
     window = result.lost_before_redis_kill_seconds

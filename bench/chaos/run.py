@@ -130,7 +130,7 @@ def chaos(
     *,
     appendfsync: str,
     users: int = 12,
-    fans: int = 1_500,
+    fans: int = 0,
     threads: int = 4,
     stream_clients: int = 5,
     web_processes: int = 1,
