@@ -184,7 +184,8 @@ def chaos(
                 errors = sum(load.record.errors.values()) - errors_before
                 result.kills.append(Kill(kind, victim, replaced, recovered, errors))
                 say(f"  replaced after {replaced}, recovered after {recovered}, {errors} errors")
-                time.sleep(gap_seconds)
+                if kind != KILLS[-1]:
+                    time.sleep(gap_seconds)
         finally:
             load.stop()
         result.seconds = time.monotonic() - began
