@@ -37,6 +37,8 @@ def rows(result: Result) -> list[tuple[str, str]]:
             f"{result.reconnects} reconnects of {result.streams}; {result.final_probe_received} of {result.streams}",
         )
     )
+    for kind, count in sorted(result.stream_errors.items(), key=lambda item: -item[1]):
+        lines.append((f"  streams: {kind}", f"{count:,}"))
     kills = {kill.kind: kill for kill in result.kills}
     for kind in KILLS:
         kill = kills.get(kind)

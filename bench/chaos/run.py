@@ -11,11 +11,13 @@ followers' homes are checked for the deliveries the jobs made (``deliveries``), 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -125,6 +127,16 @@ def _drain(the_site: site.Site, timeout: float) -> tuple[bool, int]:
         connection.close()
 
 
+@contextlib.contextmanager
+def _killed_at_exit(process: subprocess.Popen[str]) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def chaos(
     var_dir: Path,
     *,
@@ -138,10 +150,10 @@ def chaos(
     warm_seconds: float = 2.0,
     gap_seconds: float = 2.0,
     static_from: dict[str, str] | None = None,
-    log: object = None,
+    log: Callable[[str], object] | None = None,
 ) -> Result:
-    """The whole run; see the module's docstring. ``log``: a callable told what happens, or None."""
-    say = log if callable(log) else (lambda message: None)
+    """The whole run; see the module's docstring. ``log``: told what happens, as it happens."""
+    say = log or (lambda message: None)
     result = Result(appendfsync=appendfsync)
     started = time.monotonic()
     # The accounts are made (the database migrated first) while serve starts: the same var directory, and the
@@ -153,9 +165,12 @@ def chaos(
         stdout=subprocess.PIPE,
         text=True,
     )
-    with site.serve(
-        var_dir, appendfsync=appendfsync, web_processes=web_processes, workers=workers, static_from=static_from
-    ) as the_site:
+    with (
+        _killed_at_exit(making),
+        site.serve(
+            var_dir, appendfsync=appendfsync, web_processes=web_processes, workers=workers, static_from=static_from
+        ) as the_site,
+    ):
         output, _ = making.communicate(timeout=RECOVERY_TIMEOUT_SECONDS * 2)
         if making.returncode:
             raise RuntimeError(f"bench.chaos.people failed ({making.returncode})")
@@ -186,6 +201,9 @@ def chaos(
                 say(f"  replaced after {replaced}, recovered after {recovered}, {errors} errors")
                 if kind != KILLS[-1]:
                     time.sleep(gap_seconds)
+        except BaseException:
+            streams.stop()
+            raise
         finally:
             load.stop()
         result.seconds = time.monotonic() - began
