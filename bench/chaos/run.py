@@ -179,8 +179,12 @@ def chaos(
         prober = people[1]
         streams = StreamClients(the_site.url, stream_clients)
         load = Load(the_site.url, people, threads=threads)
-        began = time.monotonic()
         streams.start()
+        # Every client holds its stream before the first kill, so each one on the killed process must reconnect.
+        deadline = time.monotonic() + RECOVERY_TIMEOUT_SECONDS
+        while streams.connected() < stream_clients and time.monotonic() < deadline:
+            time.sleep(0.05)
+        began = time.monotonic()
         load.start()
         try:
             time.sleep(warm_seconds)
