@@ -5,5 +5,7 @@
 ``manage.py serve`` of its own, its processes found and killed), ``people`` (the accounts and tokens, made in a
 child process on that site's own database and Redis), ``load`` (posts, replies, likes, follows and page reads
 through the client API and the pages, each answer recorded), ``streams`` (streaming clients that reconnect),
-``run`` (the schedule of kills, the recovery and the checks afterwards) and ``report`` (the printed table).
+``checks`` (every acknowledged write looked for afterwards), ``deliveries`` (the job-delivered posts in the bulk
+followers' homes), ``run`` (the schedule of kills, the recovery and the checks afterwards) and ``report`` (the
+printed table).
 """
