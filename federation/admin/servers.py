@@ -53,6 +53,7 @@ def servers_view(request: HttpRequest) -> HttpResponse:
         "previous_page": page - 1 if page > 1 else None,
         "next_page": page + 1 if page < last_page else None,
         "blocks_url": reverse("admin:federation_domainblock_changelist"),
+        "accounts_url": reverse("admin:federation_remoteactor_changelist"),
         "add_block_url": reverse("admin:federation_domainblock_add"),
         "can_block": request.user.has_perm("federation.add_domainblock"),
     }

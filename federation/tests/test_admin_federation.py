@@ -97,7 +97,8 @@ def test_the_federation_page_lists_servers_with_counts_state_and_block(mod, alic
 
     page = _logged_in(mod).get("/admin/federation/").content.decode()
     remote = _row(page, "remote.example")
-    assert '<td class="field-accounts">2</td>' in remote and '<td class="field-followed">2</td>' in remote
+    assert '<a href="/admin/federation/remoteactor/?q=remote.example">2</a>' in remote
+    assert '<td class="field-followed">2</td>' in remote
     assert '<td class="field-state">available' in remote and '<td class="field-success">-' not in remote
     other = _row(page, "other.example")
     assert '<td class="field-following">1</td>' in other
