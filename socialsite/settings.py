@@ -221,6 +221,12 @@ IDLE_DAYS = env_int("SOCIALSITE_IDLE_DAYS", 30)
 # Hybrid fan-out (issue 23): the posts of accounts with more followers than this are merged into their followers'
 # homes when read instead of written into each (timelines/services/pulled.py, which says why this default).
 FANOUT_PULL_THRESHOLD = env_int("SOCIALSITE_FANOUT_PULL_THRESHOLD", 100_000)
+# Failover (issue 23): with more than 0, post_status waits (Redis WAIT) until this many replicas of each server it
+# wrote the post to have it, for at most SOCIALSITE_POST_WAIT_TIMEOUT_MS, before acknowledging it; a post that no
+# replica confirmed in time is refused (503) instead of acknowledged. 0 (the default) acknowledges at once, as
+# Redis's asynchronous replication does: a primary killed right after may lose the last posts (README: Failover).
+POST_WAIT_REPLICAS = env_int("SOCIALSITE_POST_WAIT_REPLICAS", 0)
+POST_WAIT_TIMEOUT_MS = env_int("SOCIALSITE_POST_WAIT_TIMEOUT_MS", 1000)
 # How many rendered posts each process keeps (timelines/templatetags/status_fragments.py); about 2 KB each.
 TIMELINES_FRAGMENT_CACHE_SIZE = int(os.environ.get("TIMELINES_FRAGMENT_CACHE_SIZE", "5000"))
 # Where the live home timeline is served (streaming/live.py); the home page links to it.

@@ -6,10 +6,16 @@ See ``timelines.store`` for the rules every store module follows.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys, limits
-from timelines.store.lua import Call, execute, queue, run_many
+from timelines.store.lua import Call, execute, queue, run_many, source
 from timelines.store.lua import script as _script
 from timelines.store.status_hash import from_stored, holds_judged_fields, names_to_read, picked, to_stored
 
@@ -33,6 +39,30 @@ def author_and_next_id(uid: int) -> tuple[dict[str, str], int, int]:
     return author, int(status_id), int(micros)
 
 
+@dataclass(frozen=True)
+class Durability:
+    """Wait for ``replicas`` replicas (Redis ``WAIT``, at most ``timeout_ms``) to hold a write before it counts
+    as done; ``replicas=0`` does not wait."""
+
+    replicas: int = 0
+    timeout_ms: int = 0
+
+
+NO_WAIT = Durability()
+
+
+class NotReplicated(RedisTimeoutError):
+    """Fewer replicas than asked confirmed a write in time. The write is on the primary (WAIT cannot undo it), but
+    must not be acknowledged: a failover now could lose it. A ``TimeoutError``, so pages answer 503."""
+
+
+def _check_replicated(acked: int, durability: Durability) -> None:
+    if acked < durability.replicas:
+        raise NotReplicated(
+            f"{acked} of {durability.replicas} replicas confirmed the post within {durability.timeout_ms} ms"
+        )
+
+
 def write_to_profile(
     uid: int,
     status_id: int,
@@ -42,12 +72,18 @@ def write_to_profile(
     then_read: Sequence[str] = (),
     count: int | None = None,
     larger_than: Mapping[str, int] | None = None,
+    durability: Durability = NO_WAIT,
 ) -> tuple[int, list[list[tuple[str, float]] | int]]:
     """``write_status`` then ``add_to_profile`` (with home): the latter's result, and the first ``count``
     members of each ZSET of ``then_read`` (``graph.members_after``), read after the writes: a new status's
     first targets, so that a follower arriving meanwhile gets it either from its profile or by delivery. A key
     of ``larger_than`` whose ZSET holds more than the size given is answered with its size instead of members.
-    One pipelined round trip on a single server; on a cluster the keys' nodes in turn."""
+    One pipelined round trip on a single server; on a cluster the keys' nodes in turn.
+
+    With ``durability.replicas``, the writes are followed by ``WAIT replicas timeout`` on the very connection that
+    made them (WAIT counts the writes of its own connection: on Redis 7 a WAIT on another pooled connection could
+    return at once), on each server written to: the status's and the author's primary on a cluster. Raises
+    ``NotReplicated`` when fewer replicas confirmed in time."""
     profile_keys = _profile_keys(uid)
     profile_args = [status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home", int(holds_judged_fields(fields))]
     count = limits.POSTS_PER_PASS if count is None else count  # read when called: tests and settings may change it
@@ -58,16 +94,92 @@ def write_to_profile(
     ]
     client = get_redis()
     if is_cluster():
-        write_status(status_id, fields)
-        added = int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
+        if durability.replicas:
+            added = _write_waiting_on_cluster(client, status_id, fields, profile_keys, profile_args, durability)
+        else:
+            write_status(status_id, fields)
+            added = int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
         return added, [_pairs_or_size(flat) for flat in run_many(reads)]
     with client.pipeline(transaction=False) as pipe:
         pipe.hset(keys.status(status_id), mapping=to_stored(fields))
-        calls: list[Call | None] = [None, ("add_to_profile", profile_keys, profile_args), *reads]
-        for call in calls[1:]:
-            queue(pipe, client, *call)  # type: ignore[misc]
-        _, added, *read = execute(pipe, client, calls)
-    return int(added), [_pairs_or_size(flat) for flat in read]
+        calls: list[Call | None] = [None, ("add_to_profile", profile_keys, profile_args)]
+        queue(pipe, client, *calls[1])  # type: ignore[misc]
+        if durability.replicas:
+            # Right after the writes, on their connection; the reads below need no replica.
+            pipe.execute_command("WAIT", durability.replicas, durability.timeout_ms)
+            calls.append(None)
+        for call in reads:
+            queue(pipe, client, *call)
+        calls += reads
+        _, added, *rest = execute(pipe, client, calls)
+    if durability.replicas:
+        _check_replicated(int(rest[0]), durability)
+        rest = rest[1:]
+    return int(added), [_pairs_or_size(flat) for flat in rest]
+
+
+def _write_waiting_on_cluster(
+    client: Any,
+    status_id: int,
+    fields: dict[str, str | int | float],
+    profile_keys: list[str],
+    profile_args: list[Any],
+    durability: Durability,
+) -> int:
+    """The status hash and the author's profile written on a cluster, each followed by WAIT on the same connection
+    of the primary that owns its slot (one pipeline per primary, one when both share it); ``add_to_profile``'s
+    reply.
+
+    The node pipelines bypass the cluster client's redirections, so a slot map gone stale (a failover since the
+    last command of this process) shows as a connection error: a command sent through the cluster client, which
+    refreshes its map on that error, comes first, and the pipelines are sent once more. Both writes are
+    idempotent (HSET of the same fields, ZADD of the same member and score)."""
+    status_key = keys.status(status_id)
+    for attempt in range(2):
+        try:
+            return _write_waiting_once(client, status_key, fields, profile_keys, profile_args, durability)
+        except (RedisConnectionError, RedisTimeoutError) as error:
+            if attempt or isinstance(error, NotReplicated):
+                raise
+            # Through the cluster client: on a dead node it refreshes the slot map, then retries elsewhere.
+            client.exists(status_key, profile_keys[0])
+    raise AssertionError("unreachable")
+
+
+def _write_waiting_once(
+    client: Any,
+    status_key: str,
+    fields: dict[str, str | int | float],
+    profile_keys: list[str],
+    profile_args: list[Any],
+    durability: Durability,
+) -> int:
+    status_node = client.get_node_from_key(status_key)
+    author_node = client.get_node_from_key(profile_keys[0])
+    added: int | None = None
+    for node in dict.fromkeys([status_node.name, author_node.name]):
+        server = client.get_redis_connection(status_node if node == status_node.name else author_node)
+        for loaded in (False, True):
+            with server.pipeline(transaction=False) as pipe:
+                if node == status_node.name:
+                    pipe.hset(status_key, mapping=to_stored(fields))
+                if node == author_node.name:
+                    queue(pipe, server, "add_to_profile", profile_keys, profile_args)
+                pipe.execute_command("WAIT", durability.replicas, durability.timeout_ms)
+                replies = pipe.execute(raise_on_error=False)
+            if loaded or not any(isinstance(reply, NoScriptError) for reply in replies):
+                break
+            # A server restarted empty since the script was loaded: load it, and send the whole pipeline again so
+            # that its WAIT still follows every write (``lua.execute`` would re-run the script after the WAIT).
+            server.script_load(source("add_to_profile"))
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        if node == author_node.name:
+            added = int(replies[-2])
+        _check_replicated(int(replies[-1]), durability)
+    assert added is not None
+    return added
 
 
 def _pairs_or_size(reply: Sequence[str] | int) -> list[tuple[str, float]] | int:
