@@ -159,6 +159,16 @@ class Drill:
         ]
 
 
+def wait_until(predicate, timeout: float, interval: float = 0.1) -> bool:  # type: ignore[no-untyped-def]
+    """Whether ``predicate`` became true within ``timeout`` seconds (polled)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return bool(predicate())
+
+
 def _urls(cluster: embedded_cluster.Cluster, first: int | None = None) -> str:
     ports = sorted(cluster.ports, key=lambda port: port != first)
     return ",".join(f"redis://127.0.0.1:{port}/0" for port in ports)
