@@ -13,9 +13,10 @@ from django.core.management import call_command
 
 from bench.failover_drill import Drill, Load, drill
 from socialsite.testing import WAIT_SECONDS
+from socialsite.tests.people import logged_in
 from streaming import matching
 from streaming.hub import Hub
-from timelines import limits, services
+from timelines import limits, selectors, services
 from timelines.tests.helpers import homes_holding, start_worker, stop, wait_until
 
 # Failover takes cluster-node-timeout (1 s) plus the election; anything near this means it did not happen.
@@ -154,3 +155,19 @@ def _audit_finds_nothing() -> None:
     out = StringIO()
     call_command("audit_timelines", stdout=out)
     assert "No problems found." in out.getvalue(), out.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_post_no_replica_confirms_is_refused_with_503_not_acknowledged(settings):
+    """``POST_WAIT_REPLICAS=1`` where no replica exists (the session's servers have none): the post box answers 503
+    with the readable page, and the post is neither delivered nor published."""
+    settings.POST_WAIT_REPLICAS, settings.POST_WAIT_TIMEOUT_MS = 1, 50
+    client, uid = logged_in("wendy")
+    follower = services.create_user(login="walt", name="Walt")
+    services.follow_user(uid=follower, other_uid=uid)
+    response = client.post("/compose", {"message": "nobody copied this"})
+    assert response.status_code == 503
+    assert selectors.get_status_messages(uid=follower) == []
+    settings.POST_WAIT_REPLICAS = 0
+    assert client.post("/compose", {"message": "acknowledged at once"}).status_code == 302
+    assert [entry.message for entry in selectors.get_status_messages(uid=follower)] == ["acknowledged at once"]
