@@ -82,8 +82,8 @@ def write_to_profile(
 
     With ``durability.replicas``, the writes are followed by ``WAIT replicas timeout`` on the very connection that
     made them (WAIT counts the writes of its own connection: on Redis 7 a WAIT on another pooled connection could
-    return at once), on each server written to: the status's and the author's primary on a cluster. Raises
-    ``NotReplicated`` when fewer replicas confirmed in time."""
+    return at once), on each server written to: the status's and the author's primary on a cluster; the reads then
+    take one more round trip. Raises ``NotReplicated`` when fewer replicas confirmed in time."""
     profile_keys = _profile_keys(uid)
     profile_args = [status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home", int(holds_judged_fields(fields))]
     count = limits.POSTS_PER_PASS if count is None else count  # read when called: tests and settings may change it
@@ -93,32 +93,23 @@ def write_to_profile(
         for key in then_read
     ]
     client = get_redis()
+    if durability.replicas:
+        added = _write_waiting(client, status_id, fields, profile_keys, profile_args, durability)
+        return added, [_pairs_or_size(flat) for flat in run_many(reads)]
     if is_cluster():
-        if durability.replicas:
-            added = _write_waiting_on_cluster(client, status_id, fields, profile_keys, profile_args, durability)
-        else:
-            write_status(status_id, fields)
-            added = int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
+        write_status(status_id, fields)
+        added = int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
         return added, [_pairs_or_size(flat) for flat in run_many(reads)]
     with client.pipeline(transaction=False) as pipe:
         pipe.hset(keys.status(status_id), mapping=to_stored(fields))
-        calls: list[Call | None] = [None, ("add_to_profile", profile_keys, profile_args)]
-        queue(pipe, client, *calls[1])  # type: ignore[misc]
-        if durability.replicas:
-            # Right after the writes, on their connection; the reads below need no replica.
-            pipe.execute_command("WAIT", durability.replicas, durability.timeout_ms)
-            calls.append(None)
-        for call in reads:
-            queue(pipe, client, *call)
-        calls += reads
-        _, added, *rest = execute(pipe, client, calls)
-    if durability.replicas:
-        _check_replicated(int(rest[0]), durability)
-        rest = rest[1:]
-    return int(added), [_pairs_or_size(flat) for flat in rest]
+        calls: list[Call | None] = [None, ("add_to_profile", profile_keys, profile_args), *reads]
+        for call in calls[1:]:
+            queue(pipe, client, *call)  # type: ignore[misc]
+        _, added, *read = execute(pipe, client, calls)
+    return int(added), [_pairs_or_size(flat) for flat in read]
 
 
-def _write_waiting_on_cluster(
+def _write_waiting(
     client: Any,
     status_id: int,
     fields: dict[str, str | int | float],
@@ -126,20 +117,20 @@ def _write_waiting_on_cluster(
     profile_args: list[Any],
     durability: Durability,
 ) -> int:
-    """The status hash and the author's profile written on a cluster, each followed by WAIT on the same connection
-    of the primary that owns its slot (one pipeline per primary, one when both share it); ``add_to_profile``'s
-    reply.
+    """The status hash and the author's profile written, each followed by WAIT on the same connection (on a cluster,
+    of the primary that owns its slot: one pipeline per primary, one when both share it); ``add_to_profile``'s
+    reply. The reads of ``write_to_profile`` follow in a round trip of their own.
 
-    The node pipelines bypass the cluster client's redirections, so a slot map gone stale (a failover since the
-    last command of this process) shows as a connection error: a command sent through the cluster client, which
-    refreshes its map on that error, comes first, and the pipelines are sent once more. Both writes are
+    On a cluster the node pipelines bypass the cluster client's redirections, so a slot map gone stale (a failover
+    since the last command of this process) shows as a connection error: a command sent through the cluster client,
+    which refreshes its map on that error, comes first, and the pipelines are sent once more. Both writes are
     idempotent (HSET of the same fields, ZADD of the same member and score)."""
     status_key = keys.status(status_id)
     for attempt in range(2):
         try:
             return _write_waiting_once(client, status_key, fields, profile_keys, profile_args, durability)
         except (RedisConnectionError, RedisTimeoutError) as error:
-            if attempt or isinstance(error, NotReplicated):
+            if attempt or isinstance(error, NotReplicated) or not is_cluster():
                 raise
             # Through the cluster client: on a dead node it refreshes the slot map, then retries elsewhere.
             client.exists(status_key, profile_keys[0])
@@ -154,16 +145,22 @@ def _write_waiting_once(
     profile_args: list[Any],
     durability: Durability,
 ) -> int:
-    status_node = client.get_node_from_key(status_key)
-    author_node = client.get_node_from_key(profile_keys[0])
+    if is_cluster():
+        status_node = client.get_node_from_key(status_key)
+        author_node = client.get_node_from_key(profile_keys[0])
+        same = status_node.name == author_node.name
+        servers = [(client.get_redis_connection(status_node), True, same)]
+        if not same:
+            servers.append((client.get_redis_connection(author_node), False, True))
+    else:
+        servers = [(client, True, True)]
     added: int | None = None
-    for node in dict.fromkeys([status_node.name, author_node.name]):
-        server = client.get_redis_connection(status_node if node == status_node.name else author_node)
+    for server, writes_status, writes_profile in servers:
         for loaded in (False, True):
             with server.pipeline(transaction=False) as pipe:
-                if node == status_node.name:
+                if writes_status:
                     pipe.hset(status_key, mapping=to_stored(fields))
-                if node == author_node.name:
+                if writes_profile:
                     queue(pipe, server, "add_to_profile", profile_keys, profile_args)
                 pipe.execute_command("WAIT", durability.replicas, durability.timeout_ms)
                 replies = pipe.execute(raise_on_error=False)
@@ -175,7 +172,7 @@ def _write_waiting_once(
         for reply in replies:
             if isinstance(reply, Exception):
                 raise reply
-        if node == author_node.name:
+        if writes_profile:
             added = int(replies[-2])
         _check_replicated(int(replies[-1]), durability)
     assert added is not None
