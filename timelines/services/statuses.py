@@ -107,7 +107,7 @@ def _fields(
     if chosen is not None and chosen not in visibilities.LEVELS:
         raise exceptions.InvalidVisibility()
     parent = _parent(uid, in_reply_to) if in_reply_to is not None else None
-    author, status_id, posted_micros = store.statuses.author_and_next_id(uid)
+    author, status_id, posted_micros = store.statuses.author_and_next_id(uid, durability=post_durability())
     if not author:
         raise exceptions.UnknownUser()
     level = _visibility(author, parent, chosen)

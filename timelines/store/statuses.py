@@ -5,7 +5,7 @@ See ``timelines.store`` for the rules every store module follows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,25 +18,6 @@ from timelines import keys, limits
 from timelines.store.lua import Call, execute, queue, run_many, source
 from timelines.store.lua import script as _script
 from timelines.store.status_hash import from_stored, holds_judged_fields, names_to_read, picked, to_stored
-
-
-def next_status_id() -> tuple[int, int]:
-    """A new status id and its posted time in microseconds, both strictly increasing (one script)."""
-    status_id, micros = _script("next_status_id")(keys=[keys.STATUS_ID_COUNTER])
-    return int(status_id), int(micros)
-
-
-def author_and_next_id(uid: int) -> tuple[dict[str, str], int, int]:
-    """``user:{uid}`` (``{}`` when there is none) and, as ``next_status_id``, a new id and its time. One
-    pipelined round trip on a single server (an id drawn for a missing author is simply never used)."""
-    client = get_redis()
-    if is_cluster():
-        return client.hgetall(keys.user(uid)), *next_status_id()
-    with client.pipeline(transaction=False) as pipe:
-        pipe.hgetall(keys.user(uid))
-        queue(pipe, client, "next_status_id", [keys.STATUS_ID_COUNTER])
-        author, (status_id, micros) = execute(pipe, client, [None, ("next_status_id", [keys.STATUS_ID_COUNTER], [])])
-    return author, int(status_id), int(micros)
 
 
 @dataclass(frozen=True)
@@ -61,6 +42,38 @@ def _check_replicated(acked: int, durability: Durability) -> None:
         raise NotReplicated(
             f"{acked} of {durability.replicas} replicas confirmed the post within {durability.timeout_ms} ms"
         )
+
+
+def next_status_id(*, durability: Durability | None = None) -> tuple[int, int]:
+    """A new status id and its posted time in microseconds, both strictly increasing (one script).
+
+    With ``durability.replicas`` on a cluster, the counter's own primary has that many replicas confirm the new id
+    (WAIT on the script's connection) before it is used: an increment lost in a failover would hand the id out
+    twice, and the second post would overwrite the first. (On one server the post's own WAIT covers it: a replica
+    applies the server's writes in order.)"""
+    if durability is None or not durability.replicas or not is_cluster():
+        status_id, micros = _script("next_status_id")(keys=[keys.STATUS_ID_COUNTER])
+        return int(status_id), int(micros)
+
+    def draw(pipe: Any, server: Any) -> list[str]:
+        queue(pipe, server, "next_status_id", [keys.STATUS_ID_COUNTER])
+        return ["next_status_id"]
+
+    ((status_id, micros),) = _waiting_on(get_redis(), keys.STATUS_ID_COUNTER, draw, durability)
+    return int(status_id), int(micros)
+
+
+def author_and_next_id(uid: int, *, durability: Durability | None = None) -> tuple[dict[str, str], int, int]:
+    """``user:{uid}`` (``{}`` when there is none) and, as ``next_status_id``, a new id and its time. One
+    pipelined round trip on a single server (an id drawn for a missing author is simply never used)."""
+    client = get_redis()
+    if is_cluster():
+        return client.hgetall(keys.user(uid)), *next_status_id(durability=durability)
+    with client.pipeline(transaction=False) as pipe:
+        pipe.hgetall(keys.user(uid))
+        queue(pipe, client, "next_status_id", [keys.STATUS_ID_COUNTER])
+        author, (status_id, micros) = execute(pipe, client, [None, ("next_status_id", [keys.STATUS_ID_COUNTER], [])])
+    return author, int(status_id), int(micros)
 
 
 def write_to_profile(
@@ -119,64 +132,60 @@ def _write_waiting(
 ) -> int:
     """The status hash and the author's profile written, each followed by WAIT on the same connection (on a cluster,
     of the primary that owns its slot: one pipeline per primary, one when both share it); ``add_to_profile``'s
-    reply. The reads of ``write_to_profile`` follow in a round trip of their own.
-
-    On a cluster the node pipelines bypass the cluster client's redirections, so a slot map gone stale (a failover
-    since the last command of this process) shows as a connection error: a command sent through the cluster client,
-    which refreshes its map on that error, comes first, and the pipelines are sent once more. Both writes are
-    idempotent (HSET of the same fields, ZADD of the same member and score)."""
+    reply. The reads of ``write_to_profile`` follow in a round trip of their own."""
     status_key = keys.status(status_id)
+
+    def status(pipe: Any, server: Any) -> list[str]:
+        pipe.hset(status_key, mapping=to_stored(fields))
+        return []
+
+    def profile(pipe: Any, server: Any) -> list[str]:
+        queue(pipe, server, "add_to_profile", profile_keys, profile_args)
+        return ["add_to_profile"]
+
+    def both(pipe: Any, server: Any) -> list[str]:
+        return status(pipe, server) + profile(pipe, server)
+
+    if not is_cluster() or client.get_node_from_key(status_key) == client.get_node_from_key(profile_keys[0]):
+        return int(_waiting_on(client, status_key, both, durability)[-1])
+    _waiting_on(client, status_key, status, durability)
+    return int(_waiting_on(client, profile_keys[0], profile, durability)[-1])
+
+
+def _waiting_on(client: Any, key: str, build: Callable[[Any, Any], list[str]], durability: Durability) -> list[Any]:
+    """What ``build`` queues (returning the names of the scripts it queued) then ``WAIT``, in one pipeline on one
+    connection of the primary that owns ``key`` (of the one server, off a cluster); the replies before WAIT's.
+    Raises ``NotReplicated`` when WAIT counted too few replicas, and the first error of any reply.
+
+    On a cluster the node's pipeline bypasses the cluster client's redirections, so a slot map gone stale (a
+    failover since this process's last command there) shows as a connection error: a command sent through the
+    cluster client, which refreshes its map on that error, comes first, and the pipeline is sent once more (what
+    callers queue is idempotent: HSET of the same fields, ZADD of the same member and score). A server restarted
+    empty since a script was loaded answers NOSCRIPT: the script is loaded and the whole pipeline sent again, so that
+    its WAIT still follows every write (``lua.execute`` would re-run the script after the WAIT)."""
     for attempt in range(2):
+        server = client.get_redis_connection(client.get_node_from_key(key)) if is_cluster() else client
         try:
-            return _write_waiting_once(client, status_key, fields, profile_keys, profile_args, durability)
-        except (RedisConnectionError, RedisTimeoutError) as error:
-            if attempt or isinstance(error, NotReplicated) or not is_cluster():
+            for loaded in (False, True):
+                with server.pipeline(transaction=False) as pipe:
+                    scripts = build(pipe, server)
+                    pipe.execute_command("WAIT", durability.replicas, durability.timeout_ms)
+                    replies = pipe.execute(raise_on_error=False)
+                if loaded or not any(isinstance(reply, NoScriptError) for reply in replies):
+                    break
+                for name in scripts:
+                    server.script_load(source(name))
+        except (RedisConnectionError, RedisTimeoutError):
+            if attempt or not is_cluster():
                 raise
-            # Through the cluster client: on a dead node it refreshes the slot map, then retries elsewhere.
-            client.exists(status_key, profile_keys[0])
-    raise AssertionError("unreachable")
-
-
-def _write_waiting_once(
-    client: Any,
-    status_key: str,
-    fields: dict[str, str | int | float],
-    profile_keys: list[str],
-    profile_args: list[Any],
-    durability: Durability,
-) -> int:
-    if is_cluster():
-        status_node = client.get_node_from_key(status_key)
-        author_node = client.get_node_from_key(profile_keys[0])
-        same = status_node.name == author_node.name
-        servers = [(client.get_redis_connection(status_node), True, same)]
-        if not same:
-            servers.append((client.get_redis_connection(author_node), False, True))
-    else:
-        servers = [(client, True, True)]
-    added: int | None = None
-    for server, writes_status, writes_profile in servers:
-        for loaded in (False, True):
-            with server.pipeline(transaction=False) as pipe:
-                if writes_status:
-                    pipe.hset(status_key, mapping=to_stored(fields))
-                if writes_profile:
-                    queue(pipe, server, "add_to_profile", profile_keys, profile_args)
-                pipe.execute_command("WAIT", durability.replicas, durability.timeout_ms)
-                replies = pipe.execute(raise_on_error=False)
-            if loaded or not any(isinstance(reply, NoScriptError) for reply in replies):
-                break
-            # A server restarted empty since the script was loaded: load it, and send the whole pipeline again so
-            # that its WAIT still follows every write (``lua.execute`` would re-run the script after the WAIT).
-            server.script_load(source("add_to_profile"))
+            client.exists(key)  # through the cluster client: on a dead node it refreshes the slot map
+            continue
         for reply in replies:
             if isinstance(reply, Exception):
                 raise reply
-        if writes_profile:
-            added = int(replies[-2])
         _check_replicated(int(replies[-1]), durability)
-    assert added is not None
-    return added
+        return replies[:-1]
+    raise AssertionError("unreachable")
 
 
 def _pairs_or_size(reply: Sequence[str] | int) -> list[tuple[str, float]] | int:
