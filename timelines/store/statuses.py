@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from socialsite.redis_client import get_redis, is_cluster
@@ -35,6 +35,10 @@ NO_WAIT = Durability()
 class NotReplicated(RedisTimeoutError):
     """Fewer replicas than asked confirmed a write in time. The write is on the primary (WAIT cannot undo it), but
     must not be acknowledged: a failover now could lose it. A ``TimeoutError``, so pages answer 503."""
+
+
+# What a node pipeline meets when the slot map it was routed by is stale (``_waiting_on``).
+STALE_MAP_ERRORS = (RedisConnectionError, RedisTimeoutError, MovedError, AskError, ClusterDownError, TryAgainError)
 
 
 def _check_replicated(acked: int, durability: Durability) -> None:
@@ -158,8 +162,9 @@ def _waiting_on(client: Any, key: str, build: Callable[[Any, Any], list[str]], d
     Raises ``NotReplicated`` when WAIT counted too few replicas, and the first error of any reply.
 
     On a cluster the node's pipeline bypasses the cluster client's redirections, so a slot map gone stale (a
-    failover since this process's last command there) shows as a connection error: a command sent through the
-    cluster client, which refreshes its map on that error, comes first, and the pipeline is sent once more (what
+    failover since this process's last command there) shows as a connection error, or as MOVED once the old
+    primary is back as a replica: a command sent through the cluster client, which follows the redirection or
+    refreshes its map, comes first, and the pipeline is sent once more (what
     callers queue is idempotent: HSET of the same fields, ZADD of the same member and score). A server restarted
     empty since a script was loaded answers NOSCRIPT: the script is loaded and the whole pipeline sent again, so that
     its WAIT still follows every write (``lua.execute`` would re-run the script after the WAIT)."""
@@ -175,14 +180,14 @@ def _waiting_on(client: Any, key: str, build: Callable[[Any, Any], list[str]], d
                     break
                 for name in scripts:
                     server.script_load(source(name))
-        except (RedisConnectionError, RedisTimeoutError):
+            for reply in replies:
+                if isinstance(reply, Exception):
+                    raise reply
+        except STALE_MAP_ERRORS:
             if attempt or not is_cluster():
                 raise
-            client.exists(key)  # through the cluster client: on a dead node it refreshes the slot map
+            client.exists(key)  # through the cluster client, which follows MOVED or refreshes its map on a dead node
             continue
-        for reply in replies:
-            if isinstance(reply, Exception):
-                raise reply
         _check_replicated(int(replies[-1]), durability)
         return replies[:-1]
     raise AssertionError("unreachable")
