@@ -9,13 +9,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, TryAgainError
-from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys, limits
-from timelines.store.lua import Call, execute, queue, run_many, source
+from timelines.store.lua import STALE_MAP_ERRORS, Call, execute, queue, run_many, source
 from timelines.store.lua import script as _script
 from timelines.store.status_hash import from_stored, holds_judged_fields, names_to_read, picked, to_stored
 
@@ -35,10 +34,6 @@ NO_WAIT = Durability()
 class NotReplicated(RedisTimeoutError):
     """Fewer replicas than asked confirmed a write in time. The write is on the primary (WAIT cannot undo it), but
     must not be acknowledged: a failover now could lose it. A ``TimeoutError``, so pages answer 503."""
-
-
-# What a node pipeline meets when the slot map it was routed by is stale (``_waiting_on``).
-STALE_MAP_ERRORS = (RedisConnectionError, RedisTimeoutError, MovedError, AskError, ClusterDownError, TryAgainError)
 
 
 def _check_replicated(acked: int, durability: Durability) -> None:
