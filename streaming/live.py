@@ -56,26 +56,29 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from socialsite.redis_client import UNAVAILABLE_ERRORS
-from streaming import events, matching, places, writer
+from streaming import events, live_reads, matching, places, writer
 from streaming.flow import RAW_SEND
 from streaming.hub import get_hub
-from streaming.live_encoding import LiveEncoder, Snapshot, entry_of, render_entry, snapshot_event, sse
+from streaming.live_encoding import LiveEncoder, Snapshot, entry_of, render_entry, sse
 from streaming.live_state import NOT_MERGED, Merged, Sent
 from streaming.subscriptions import FALLING_BEHIND
 from timelines import events as timeline_events
-from timelines import exceptions, limits, selectors, validation
-from timelines.records import TimelineEntry
+from timelines import exceptions, selectors, validation
 
 __all__ = ["LiveEncoder", "LivePage", "entry_of", "live_home", "live_list", "live_me", "render_entry", "sse"]
 
 logger = logging.getLogger(__name__)
 
-# Catch-up after connecting or reconnecting, and a snapshot after a reset: one page, as a reload shows it.
-BACKFILL_COUNT = limits.DEFAULT_PAGE_SIZE
+BACKFILL_COUNT = live_reads.BACKFILL_COUNT
 RETRY_MILLISECONDS = 3000
 # Events held back while the page's timeline is read again after a reset: beyond this, the page is cut off and
 # the browser reconnects (and catches up).
 MAX_HELD = 200
+# Moderation changes after which a page's posts are read again: what they undo (a suspension's end) or change
+# (a limit) the page cannot work out by itself. A suspension itself is applied in place (``event: suspend``).
+RESETTING_MODERATION = frozenset(
+    {timeline_events.USER_UNSUSPENDED, timeline_events.USER_LIMITED, timeline_events.USER_UNLIMITED}
+)
 # Why a viewer's own live page closes when the moderators suspend them.
 SUSPENDED = "suspended"
 UNAVAILABLE = "unavailable"
@@ -144,6 +147,7 @@ class LivePage:
                 taken=taken,
                 conversation=conversation,
                 list_id=list_id,
+                resynced=_resynced(scope),
             )
         finally:
             await taken.release()
@@ -161,19 +165,24 @@ class LivePage:
         list_id: int | None = None,
         encoder: writer.Encoder | None = None,
         opening: bytes | None = None,
+        resynced: bool = False,
     ) -> None:
         """Stream ``uid``'s live events: their home's deliveries, or with ``list_id`` those of that list (which the
         caller checked is theirs). ``encoder`` and ``opening`` (sent instead of the page's retry hint and
         catch-up) let another framing reuse the same subscription and flow control: the client API's ``user``
-        stream (``api.streaming``), whose encoder ignores snapshots."""
+        stream (``api.streaming``), whose encoder ignores snapshots. ``resynced``: the browser reconnected, and
+        gets its page's content as a reload shows it (``streaming.live_reads``) instead of a catch-up."""
         timeline = matching.list_key(list_id) if list_id is not None else matching.home_key(uid)
         path = f"/lists/{list_id}" if list_id is not None else "/"
         encoder = encoder or LiveEncoder(uid, self.posts, conversation=conversation, path=path)
-        # After a reset, the timeline is read again; what arrives meanwhile waits in ``held`` and follows the
-        # snapshot, in order, so nothing the snapshot missed is lost and nothing older overtakes it.
+        # After a reset or a resync, the page's content is read again; every event arriving meanwhile waits in
+        # ``held`` and follows the snapshot, in order (each offered again then, as if it came after it), so
+        # nothing the snapshot missed is lost and nothing older overtakes it.
         holding = False
         held: list[dict[str, Any]] = []
         stale = asyncio.Event()
+        # A resync is due (the hub subscribed again): the snapshot brings the conversation and the counts too.
+        resync_due = False
         # The statuses this page was sent (whose edits it gets).
         sent = Sent()
         # For a home: the accounts it merges when read, and the policy's state for them.
@@ -189,28 +198,51 @@ class LivePage:
             holding = True
             stale.set()
 
+        def resync() -> None:
+            # The hub lost Redis and subscribed again: whatever was published meanwhile never came.
+            nonlocal resync_due
+            resync_due = True
+            reset()
+
+        def resets(event: dict[str, Any]) -> bool:
+            """Whether ``event`` makes the page read its timeline again (it is not shown itself)."""
+            if not self.posts:
+                return False
+            kind = getattr(event, "type", None)
+            if events.is_delivery(event):
+                return event.kind == timeline_events.RESET and timeline in event.timelines  # type: ignore[attr-defined]
+            # Relations (a block, a mute, an unfollow) change what the policy shows of what the timeline holds; so
+            # does the end of a suspension or a limit (a limit's start too), which the page cannot undo by itself.
+            return kind in timeline_events.RELATION_TYPES or kind in RESETTING_MODERATION
+
         def matches(event: dict[str, Any]) -> bool:
             if isinstance(event, Snapshot):
                 return True
-            if events.is_delivery(event):
+            if _viewer_suspended(event, uid):
+                subscription.cut_off(SUSPENDED)
+                return False
+            if resets(event):
+                reset()
+                # The encoder forgets a suspension that ended (posts of that account are shown again).
+                return getattr(event, "type", None) == timeline_events.USER_UNSUSPENDED
+            if events.is_delivery(event) or events.is_status(event):
                 if not self.posts:
                     return False
-                # Not written to this timeline: a post merged into homes when read (services.pulled) is judged
-                # for this viewer as the read judges it, when it is one of the accounts the home merges.
-                if timeline not in event.timelines:  # type: ignore[attr-defined]
+                if events.is_delivery(event) and timeline not in event.timelines:  # type: ignore[attr-defined]
+                    # Not written to this timeline: a post merged into homes when read (services.pulled) is judged
+                    # for this viewer as the read judges it, when it is one of the accounts the home merges. Of an
+                    # account just past the pull threshold, the home reads again whom it merges, then judges it.
                     if merged.unknown(event):
-                        reset()  # an account just past the pull threshold: read again whom the home merges
+                        reset()
                     elif not merged.shows(event):
                         return False
-                if event.kind == timeline_events.RESET:  # type: ignore[attr-defined]
-                    reset()
-                    return False
-                if holding:
-                    if len(held) >= MAX_HELD:
-                        subscription.cut_off(FALLING_BEHIND)
-                    else:
-                        held.append(event)
-                    return False
+            if holding:
+                if len(held) >= MAX_HELD:
+                    subscription.cut_off(FALLING_BEHIND)
+                else:
+                    held.append(event)
+                return False
+            if events.is_delivery(event):
                 if event.kind == timeline_events.POST:  # type: ignore[attr-defined]
                     sent.add(event)
                 elif event.kind == timeline_events.DELETE:  # type: ignore[attr-defined]
@@ -220,8 +252,6 @@ class LivePage:
                 # A deletion leaves every page that was sent the post at once (a reload no longer shows it,
                 # whatever timeline still holds it until its withdrawal pass), and an edit reaches it; the posts
                 # themselves come by delivery, not from here. Nothing is said of a post the page was not sent.
-                if not self.posts:
-                    return False
                 if events.is_deletion(event):
                     if event.get("repost_of") and int(event["id"]) in sent:
                         # A repost shows a post once on a page, in place of its older entries: what shows once it
@@ -229,13 +259,6 @@ class LivePage:
                         reset()
                     return sent.delete(int(event["id"]))
                 return getattr(event, "type", None) == timeline_events.STATUS_UPDATED and int(event["id"]) in sent
-            if _viewer_suspended(event, uid):
-                subscription.cut_off(SUSPENDED)
-                return False
-            if getattr(event, "type", None) in timeline_events.RELATION_TYPES:
-                if self.posts:
-                    reset()  # what the policy lets the viewer see of their timelines may have changed
-                return False
             return True  # notices are indexed for this viewer (or for moderation) only
 
         hub = get_hub()
@@ -250,6 +273,8 @@ class LivePage:
             maxsize=settings.STREAMING_QUEUE_SIZE,
             public=False,
         )
+        if opening is None:
+            subscription.on_resync = resync
         attach = getattr(encoder, "attach", None)
         if attach is not None:
             # An encoder that adds events of its own (the client API's notifications) offers them here.
@@ -257,35 +282,60 @@ class LivePage:
 
         async def preamble() -> list[bytes]:
             # The timeline's first page, as the page (or an app) already has it: its posts' later edits and
-            # deletions are sent; the entries newer than ``since_id`` are sent now.
+            # deletions are sent; the entries newer than ``since_id`` are sent now. A page that reconnects may
+            # have missed anything: it gets its content as a reload shows it instead.
+            hint = f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+            if resynced and opening is None:
+                try:
+                    chunk, ids = await sync_to_async(live_reads.resync, thread_sensitive=False)(
+                        uid, posts=self.posts, list_id=list_id, path=path, conversation=conversation
+                    )
+                except UNAVAILABLE_ERRORS:
+                    chunk, ids = b"", []
+                sent.update(ids)
+                return [hint, chunk, b": live\n\n"]
             caught_up, ids = (
-                await _backfill(uid, since_id, list_id, path, render=opening is None) if self.posts else ([], [])
+                await sync_to_async(live_reads.catch_up, thread_sensitive=False)(
+                    uid, since_id, list_id, path, opening is None
+                )
+                if self.posts
+                else ([], [])
             )
             sent.update(ids)
             if opening is not None:
                 return [opening]
-            return [f"retry: {RETRY_MILLISECONDS}\n\n".encode(), *caught_up, b": live\n\n"]
+            return [hint, *caught_up, b": live\n\n"]
 
         async def refresh() -> None:
-            # Read the timeline again after each reset, then let what was held back follow.
-            nonlocal holding
+            # Read the page again after each reset or resync, then let what was held back follow.
+            nonlocal holding, resync_due
             while True:
                 await stale.wait()
                 stale.clear()
+                full, resync_due = resync_due, False
                 try:
-                    chunk, ids = await sync_to_async(_snapshot, thread_sensitive=False)(uid, list_id, path)
+                    if full:
+                        chunk, ids = await sync_to_async(live_reads.resync, thread_sensitive=False)(
+                            uid, posts=self.posts, list_id=list_id, path=path, conversation=conversation
+                        )
+                    else:
+                        chunk, ids = await sync_to_async(live_reads.snapshot, thread_sensitive=False)(
+                            uid, list_id, path
+                        )
                     await merged.read()
                 except UNAVAILABLE_ERRORS:
-                    subscription.cut_off(UNAVAILABLE)  # the browser reconnects and catches up
+                    subscription.cut_off(UNAVAILABLE)  # the browser reconnects and resyncs
                     hub.flush()
                     return
                 if stale.is_set():
+                    resync_due = resync_due or full
                     continue  # another reset meanwhile: read again, still holding
                 waiting = held[:]
                 held.clear()
                 holding = False
-                sent.clear()
-                sent.update(ids)
+                if self.posts:
+                    sent.clear()
+                    sent.update(ids)
                 subscription.offer(Snapshot(chunk))
                 for event in waiting:
                     subscription.offer(event)
@@ -328,6 +378,13 @@ def _since_id(scope: dict[str, Any]) -> int:
     return max([0, *(validation.parse_int(value, minimum=0) for value in values if value != "")])
 
 
+def _resynced(scope: dict[str, Any]) -> bool:
+    """Whether the browser reconnects, and may have missed anything (``?resync=1``, or ``Last-Event-ID``: an
+    ``EventSource`` reconnecting on its own)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return query.get("resync", [""])[-1] == "1" or any(name == b"last-event-id" for name, _ in scope.get("headers", []))
+
+
 def _query_id(scope: dict[str, Any], name: str) -> int | None:
     """A positive id of the query (``conversation``: the ``/messages/<id>`` a page shows; ``list``: the list a
     ``/lists/<id>`` page shows), None when absent."""
@@ -350,49 +407,6 @@ async def _list_refusal(uid: int, list_id: int | None) -> tuple[int, str] | None
     except UNAVAILABLE_ERRORS:
         return 503, "The timeline store is not answering right now.\n"
     return None if owner == uid else (403, NOT_YOUR_LIST)
-
-
-def _entries(uid: int, list_id: int | None, since_id: int | None) -> list[Any]:
-    """The first page of the page's timeline (newer than ``since_id``), read as a reload reads it."""
-    if list_id is not None:
-        return selectors.get_list_status_messages(
-            list_id=list_id, since_id=since_id, count=BACKFILL_COUNT, viewer_uid=uid
-        )
-    return selectors.get_status_messages(uid=uid, timeline="home", since_id=since_id, count=BACKFILL_COUNT)
-
-
-def _status_ids(entries: list[TimelineEntry]) -> list[int]:
-    return [entry.status.id for entry in entries]
-
-
-def _catch_up(uid: int, since_id: int, list_id: int | None, path: str, render: bool) -> tuple[list[bytes], list[int]]:
-    """The ``post`` events of the timeline's first page's entries newer than ``since_id``, oldest first (each
-    goes on top), and the status ids of the whole first page. Rendered here, for this viewer (what they liked or
-    reposted shows), in the thread that read them: a page of renders on the event loop would hold every stream
-    of the process, and a cut-off makes many pages reconnect at once."""
-    entries = _entries(uid, list_id, None)
-    newer = [entry for entry in entries if entry.entry_id > since_id] if render else []
-    return [render_entry(entry, viewer_uid=uid, path=path) for entry in reversed(newer)], _status_ids(entries)
-
-
-def _snapshot(uid: int, list_id: int | None, path: str) -> tuple[bytes, list[int]]:
-    """The ``timeline`` event: the timeline's first page as a reload shows it, and its status ids (off the
-    event loop)."""
-    try:
-        entries = _entries(uid, list_id, None)
-    except (exceptions.UnknownList, exceptions.UnknownUser):
-        entries = []
-    chunk = snapshot_event(entries, viewer_uid=uid, path=path, complete=len(entries) < BACKFILL_COUNT)
-    return chunk, _status_ids(entries)
-
-
-async def _backfill(
-    uid: int, since_id: int, list_id: int | None, path: str, *, render: bool = True
-) -> tuple[list[bytes], list[int]]:
-    try:
-        return await sync_to_async(_catch_up, thread_sensitive=False)(uid, since_id, list_id, path, render)
-    except (*UNAVAILABLE_ERRORS, exceptions.UnknownList, exceptions.UnknownUser):
-        return [], []
 
 
 async def _plain(send: Any, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
