@@ -109,6 +109,9 @@ class LiveEncoder:
             if kind == timeline_events.USER_SUSPENDED:
                 self.suspended.add(int(item["uid"]))
                 return sse("suspend", {"uid": int(item["uid"])}) if self.posts else b""
+            if kind == timeline_events.USER_UNSUSPENDED:
+                self.suspended.discard(int(item["uid"]))  # the page reads its timeline again (streaming.live)
+                return b""
             if self.posts and events.is_status(item) and events.is_deletion(item):
                 return sse("delete", {"id": int(item["id"])})
             if self.posts and kind == timeline_events.STATUS_UPDATED:
