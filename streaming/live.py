@@ -205,8 +205,8 @@ class LivePage:
             reset()
 
         def resets(event: dict[str, Any]) -> bool:
-            """Whether ``event`` makes the page read its timeline again (it is not shown itself)."""
-            if not self.posts:
+            """Whether ``event`` makes the page read its posts (its timeline, its conversation) again."""
+            if not self.posts and conversation is None:
                 return False
             kind = getattr(event, "type", None)
             if events.is_delivery(event):
@@ -246,6 +246,8 @@ class LivePage:
                 if event.kind == timeline_events.POST:  # type: ignore[attr-defined]
                     sent.add(event)
                 elif event.kind == timeline_events.DELETE:  # type: ignore[attr-defined]
+                    if sent.is_repost(int(event["id"])):
+                        reset()  # see the repost's status.deleted below, which may come first or second
                     return sent.delete(int(event["id"]), always=True)
                 return True
             if events.is_status(event):
@@ -253,9 +255,10 @@ class LivePage:
                 # whatever timeline still holds it until its withdrawal pass), and an edit reaches it; the posts
                 # themselves come by delivery, not from here. Nothing is said of a post the page was not sent.
                 if events.is_deletion(event):
-                    if event.get("repost_of") and int(event["id"]) in sent:
+                    if sent.is_repost(int(event["id"])):
                         # A repost shows a post once on a page, in place of its older entries: what shows once it
-                        # is gone is read again (the original where the page read finds it).
+                        # is gone is read again (the original where the page read finds it), whichever of its
+                        # deletion and its withdrawal from this timeline comes first.
                         reset()
                     return sent.delete(int(event["id"]))
                 return getattr(event, "type", None) == timeline_events.STATUS_UPDATED and int(event["id"]) in sent
@@ -292,7 +295,7 @@ class LivePage:
                     )
                 except UNAVAILABLE_ERRORS:
                     chunk, ids = b"", []
-                sent.update(ids)
+                sent.update_entries(ids)
                 return [hint, chunk, b": live\n\n"]
             caught_up, ids = (
                 await sync_to_async(live_reads.catch_up, thread_sensitive=False)(
@@ -301,7 +304,7 @@ class LivePage:
                 if self.posts
                 else ([], [])
             )
-            sent.update(ids)
+            sent.update_entries(ids)
             if opening is not None:
                 return [opening]
             return [hint, *caught_up, b": live\n\n"]
@@ -314,14 +317,9 @@ class LivePage:
                 stale.clear()
                 full, resync_due = resync_due, False
                 try:
-                    if full:
-                        chunk, ids = await sync_to_async(live_reads.resync, thread_sensitive=False)(
-                            uid, posts=self.posts, list_id=list_id, path=path, conversation=conversation
-                        )
-                    else:
-                        chunk, ids = await sync_to_async(live_reads.snapshot, thread_sensitive=False)(
-                            uid, list_id, path
-                        )
+                    chunk, ids = await sync_to_async(live_reads.resync, thread_sensitive=False)(
+                        uid, posts=self.posts, list_id=list_id, path=path, conversation=conversation, with_counts=full
+                    )
                     await merged.read()
                 except UNAVAILABLE_ERRORS:
                     subscription.cut_off(UNAVAILABLE)  # the browser reconnects and resyncs
@@ -335,7 +333,7 @@ class LivePage:
                 holding = False
                 if self.posts:
                     sent.clear()
-                    sent.update(ids)
+                    sent.update_entries(ids)
                 subscription.offer(Snapshot(chunk))
                 for event in waiting:
                     subscription.offer(event)

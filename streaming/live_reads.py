@@ -19,6 +19,8 @@ from streaming.live_encoding import entry_html, render_entry, snapshot_event, ss
 from timelines import exceptions, limits, selectors
 from timelines.records import TimelineEntry
 
+# What a page shows, as ``streaming.live_state.Sent`` keeps it: (entry id, status id) of each entry.
+Shown = list[tuple[int, int]]
 # Catch-up after connecting, and a snapshot after a reset or a resync: one page, as a reload shows it.
 BACKFILL_COUNT = limits.DEFAULT_PAGE_SIZE
 
@@ -32,11 +34,13 @@ def entries(uid: int, list_id: int | None, since_id: int | None) -> list[Any]:
     return selectors.get_status_messages(uid=uid, timeline="home", since_id=since_id, count=BACKFILL_COUNT)
 
 
-def status_ids(found: list[TimelineEntry]) -> list[int]:
-    return [entry.status.id for entry in found]
+def status_ids(found: list[TimelineEntry]) -> Shown:
+    """Each entry's id and its status's id (they differ for a repost: the entry is the repost, the status its
+    original), for ``streaming.live_state.Sent``."""
+    return [(entry.entry_id, entry.status.id) for entry in found]
 
 
-def catch_up(uid: int, since_id: int, list_id: int | None, path: str, render: bool) -> tuple[list[bytes], list[int]]:
+def catch_up(uid: int, since_id: int, list_id: int | None, path: str, render: bool) -> tuple[list[bytes], Shown]:
     """The ``post`` events of the timeline's first page's entries newer than ``since_id``, oldest first (each
     goes on top), and the status ids of the whole first page. Rendered here, for this viewer (what they liked or
     reposted shows), in the thread that read them: a page of renders on the event loop would hold every stream
@@ -49,7 +53,7 @@ def catch_up(uid: int, since_id: int, list_id: int | None, path: str, render: bo
     return [render_entry(entry, viewer_uid=uid, path=path) for entry in reversed(newer)], status_ids(found)
 
 
-def snapshot(uid: int, list_id: int | None, path: str) -> tuple[bytes, list[int]]:
+def snapshot(uid: int, list_id: int | None, path: str) -> tuple[bytes, Shown]:
     """The ``timeline`` event: the timeline's first page as a reload shows it, and its status ids."""
     try:
         found = entries(uid, list_id, None)
@@ -85,11 +89,12 @@ def counts(uid: int) -> bytes:
 
 
 def resync(
-    uid: int, *, posts: bool, list_id: int | None, path: str, conversation: int | None
-) -> tuple[bytes, list[int]]:
-    """Everything a page shows that it may have missed (see the module docstring): its timeline's first page
-    (with ``posts``) and its status ids, its conversation's messages (with ``conversation``) and its counts."""
+    uid: int, *, posts: bool, list_id: int | None, path: str, conversation: int | None, with_counts: bool = True
+) -> tuple[bytes, Shown]:
+    """What a page shows as a reload shows it: its timeline's first page (with ``posts``) and its status ids,
+    its conversation's messages (with ``conversation``) and (``with_counts``) its header's counts: everything it
+    may have missed (see the module docstring), or without the counts what a reset changes."""
     chunk, ids = snapshot(uid, list_id, path) if posts else (b"", [])
     if conversation is not None:
         chunk += thread(uid, conversation)
-    return chunk + counts(uid), ids
+    return chunk + (counts(uid) if with_counts else b""), ids
