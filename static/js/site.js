@@ -150,6 +150,11 @@
      shows it (itself, or through reposts), keeping each entry's own buttons. A post whose edit box is open is
      left to its author. */
   function swapEdited(statusId, html) {
+    return swapText($all('article.status[data-status="' + statusId + '"]'), html);
+  }
+
+  // The text and "Edited" line of ``html``'s post swapped into ``articles``; true when any was.
+  function swapText(articles, html) {
     var holder = document.createElement("div");
     holder.innerHTML = html.trim();
     var fresh = holder.firstElementChild;
@@ -157,10 +162,11 @@
     var message = $(".message", fresh);
     var meta = $("header .meta", fresh);
     var swapped = false;
-    $all('article.status[data-status="' + statusId + '"]').forEach(function (article) {
+    articles.forEach(function (article) {
       var oldMessage = $("p.message", article);
       var oldMeta = $("header .meta", article);
       if (!oldMessage || !message) return;
+      if (oldMessage.innerHTML === message.innerHTML) return;
       oldMessage.innerHTML = message.innerHTML;
       if (oldMeta && meta) oldMeta.innerHTML = meta.innerHTML;
       refreshTimes(article);
@@ -312,7 +318,12 @@
       var id = statusId(article);
       if (!keep[id] && (data.complete || id >= oldest)) article.remove();
     });
-    data.entries.slice().reverse().forEach(function (entry) { insertStatus(timeline, entry.html); });
+    data.entries.slice().reverse().forEach(function (entry) {
+      // An entry the page shows keeps its place and buttons, with its text as it is now (an edit it missed).
+      var shown = document.getElementById("status-" + entry.id);
+      if (shown) swapText([shown], entry.html);
+      else insertStatus(timeline, entry.html);
+    });
   }
 
   /* An open conversation (/messages/<id>): its new messages go on top, and it stays read, as a reload would

@@ -170,7 +170,10 @@ class OpenPage:
                     del self.shown[entry_id]
             for entry_id, html in sorted(keep.items()):
                 self.sent.append(entry_id)
-                self.insert(entry_id, html)
+                if entry_id in self.shown:
+                    self.shown[entry_id] = html  # its text as it is now
+                else:
+                    self.insert(entry_id, html)
         elif event == "notifications" and int(data["unread"]) < 0:
             self.marker = -int(data["unread"])  # the test's own marker (below)
         elif event == "reload":
