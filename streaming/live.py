@@ -9,18 +9,21 @@ of a list the viewer owns) and ``GET /live/me`` (every other page) answer ``text
 - ``event: delete``, ``data: {"id": ...}``: an entry withdrawn from it, or a deleted status (every page drops it at
   once, and the reposts showing it, as a reload would);
 - ``event: update``, ``data: {"id": <status id>, "html": "<article ...>"}``: a post the page was sent was edited
-  (``status.updated``; or a delivery's ``update``): the page swaps its text and "Edited" in wherever it shows it;
+  (``status.updated``): the page swaps its text and "Edited" in wherever it shows it;
 - ``event: timeline``, ``data: {"entries": [{"id": ..., "html": ...}, ...], "complete": bool}``: the timeline's
   first page as a reload shows it, after many of its entries changed at once (a follow, an unfollow, a block, a
-  mute, a list's members, a refill); the page takes it for its own;
+  mute, a list's members, a refill, the end of a suspension) or after a resync; the page takes it for its own;
+- ``event: thread``, the same for the conversation a page shows, after a resync or a block;
 - ``event: suspend``, ``data: {"uid": ...}``: the moderators suspended an account; its posts leave the page;
 - ``event: notifications``, ``data: {"unread": n}``: the viewer's unread notification count, for the header;
 - ``event: messages``, ``data: {"unread": n}``: the viewer's number of unread conversations, for the header;
 - ``event: message``, ``data: {"id": ..., "html": "<article ...>"}``: a new direct message in the conversation
   the page shows (``?conversation=<id>``; the events are the viewer's own, so no other conversation can be
   asked for), and ``event: unmessage``, ``data: {"id": ...}``: one of its messages was deleted;
+- ``event: edited``, ``data: {"id": ..., "conversation": ..., "html": ...}``: one of the viewer's direct messages
+  was edited (``message.updated``; the HTML only on the page of its conversation, which swaps it in);
 - ``event: reload``, ``data: {"reason": ...}``: the viewer fell behind and the server closes the stream; the
-  browser reconnects and catches up from its ``Last-Event-ID``;
+  browser reconnects with ``?resync=1``;
 - a ``: keep-alive`` comment after ``STREAMING_KEEPALIVE_SECONDS`` idle (the API's setting), so proxies keep
   the connection and a vanished client is noticed.
 
@@ -32,6 +35,11 @@ it. Where a change rewrote many entries at once (a ``reset`` event, or ``relatio
 policy's answer for what the timeline already holds may have changed), the page's timeline is read again the way
 a reload reads it (``selectors``), events arriving meanwhile held back and sent after it, so the page equals its
 reload. There are no follow sets per viewer and no cap on whom they follow.
+
+**Resyncs** (``streaming.live_reads``): a browser that reconnects (``?resync=1``, or ``Last-Event-ID``) may have
+missed anything, so instead of a catch-up it gets its content as a reload shows it (``timeline`` or ``thread``, and
+the counts); so does every open page when the process's hub subscribed to Redis again after losing it
+(``Subscription.on_resync``).
 
 No gap between the page and the stream: the stream subscribes first, then sends the timeline's entries newer
 than ``since_id`` (the newest on the page, or the browser's ``Last-Event-ID`` after a reconnect), then streams;
@@ -50,20 +58,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from typing import Any
-from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from socialsite.redis_client import UNAVAILABLE_ERRORS
-from streaming import events, live_reads, matching, places, writer
+from streaming import events, live_params, live_reads, matching, places, writer
 from streaming.flow import RAW_SEND
 from streaming.hub import get_hub
 from streaming.live_encoding import LiveEncoder, Snapshot, entry_of, render_entry, sse
 from streaming.live_state import NOT_MERGED, Merged, Sent
 from streaming.subscriptions import FALLING_BEHIND
 from timelines import events as timeline_events
-from timelines import exceptions, selectors, validation
 
 __all__ = ["LiveEncoder", "LivePage", "entry_of", "live_home", "live_list", "live_me", "render_entry", "sse"]
 
@@ -85,7 +91,7 @@ UNAVAILABLE = "unavailable"
 TOO_MANY_FROM_ADDRESS = (
     "Too many live pages and streams are open from your address at once; close some tabs and reload this one.\n"
 )
-NOT_YOUR_LIST = "Only the list's owner follows it live.\n"
+NOT_YOUR_LIST = live_params.NOT_YOUR_LIST
 
 SSE_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -114,14 +120,14 @@ class LivePage:
             await _plain(send, 403, "Log in to follow your pages live.\n")
             return
         try:
-            since_id = _since_id(scope)
-            conversation = _query_id(scope, "conversation")
-            list_id = _query_id(scope, "list") if self.lists else None
+            since_id = live_params.since_id(scope)
+            conversation = live_params.query_id(scope, "conversation")
+            list_id = live_params.query_id(scope, "list") if self.lists else None
         except ValueError:
             await _plain(send, 400, "since_id, conversation and list must be positive whole numbers.\n")
             return
         if self.lists:
-            refusal = await _list_refusal(int(user.uid), list_id)
+            refusal = await live_params.list_refusal(int(user.uid), list_id)
             if refusal is not None:
                 await _plain(send, *refusal)
                 return
@@ -147,7 +153,7 @@ class LivePage:
                 taken=taken,
                 conversation=conversation,
                 list_id=list_id,
-                resynced=_resynced(scope),
+                resynced=live_params.resynced(scope),
             )
         finally:
             await taken.release()
@@ -364,47 +370,6 @@ def _viewer_suspended(event: dict[str, Any], uid: int) -> bool:
     """Whether ``event`` suspends the viewer themselves: their live page closes at once (the ``reload`` it gets
     finds their session ended, so the browser does not come back)."""
     return getattr(event, "type", None) == timeline_events.USER_SUSPENDED and str(event.get("uid")) == str(uid)
-
-
-def _since_id(scope: dict[str, Any]) -> int:
-    """The newest entry id the browser already has: the page's, or ``Last-Event-ID`` after a reconnect."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    values = [*query.get("since_id", [])]
-    for name, value in scope.get("headers", []):
-        if name == b"last-event-id":
-            values.append(value.decode("latin-1"))
-    return max([0, *(validation.parse_int(value, minimum=0) for value in values if value != "")])
-
-
-def _resynced(scope: dict[str, Any]) -> bool:
-    """Whether the browser reconnects, and may have missed anything (``?resync=1``, or ``Last-Event-ID``: an
-    ``EventSource`` reconnecting on its own)."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    return query.get("resync", [""])[-1] == "1" or any(name == b"last-event-id" for name, _ in scope.get("headers", []))
-
-
-def _query_id(scope: dict[str, Any], name: str) -> int | None:
-    """A positive id of the query (``conversation``: the ``/messages/<id>`` a page shows; ``list``: the list a
-    ``/lists/<id>`` page shows), None when absent."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    values = query.get(name, [])
-    if not values or values[-1] == "":
-        return None
-    return validation.parse_int(values[-1], minimum=1)
-
-
-async def _list_refusal(uid: int, list_id: int | None) -> tuple[int, str] | None:
-    """Why ``uid`` may not follow list ``list_id`` live (status and text), or None. The delivery writes a list's
-    timeline for its owner, so only the owner's page follows it; anyone else's page stays as read."""
-    if list_id is None:
-        return 400, "Name the list: ?list=<id>.\n"
-    try:
-        owner = (await sync_to_async(selectors.get_user_list, thread_sensitive=False)(list_id=list_id)).uid
-    except exceptions.UnknownList:
-        return 404, "No such list.\n"
-    except UNAVAILABLE_ERRORS:
-        return 503, "The timeline store is not answering right now.\n"
-    return None if owner == uid else (403, NOT_YOUR_LIST)
 
 
 async def _plain(send: Any, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:

@@ -571,7 +571,7 @@ def test_an_open_page_shows_exactly_what_a_reload_would_show(small_passes: None,
             run_state_machine_as_test(
                 LiveEqualsReload,
                 settings=settings(
-                    max_examples=5,
+                    max_examples=4,
                     stateful_step_count=25,
                     deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
