@@ -80,6 +80,8 @@ RETRY_MILLISECONDS = 3000
 # Events held back while the page's timeline is read again after a reset: beyond this, the page is cut off and
 # the browser reconnects (and catches up).
 MAX_HELD = 200
+# Every edit and deletion of the whole site is held too (the snapshot may show the post): more room for them.
+MAX_HELD_CHANGES = 1000
 # Moderation changes after which a page's posts are read again: what they undo (a suspension's end) or change
 # (a limit) the page cannot work out by itself. A suspension itself is applied in place (``event: suspend``).
 RESETTING_MODERATION = frozenset(
@@ -243,7 +245,7 @@ class LivePage:
                     elif not merged.shows(event):
                         return False
             if holding:
-                if len(held) >= MAX_HELD:
+                if len(held) >= (MAX_HELD_CHANGES if events.is_status(event) else MAX_HELD):
                     subscription.cut_off(FALLING_BEHIND)
                 else:
                     held.append(event)
