@@ -23,9 +23,10 @@ reading; on daphne that takes ``streaming.flow``, because daphne's ``send`` neve
 subscription removes it at once; when the last one closes, the hub stops reading and drops its Redis
 connection. If the connection dies (Redis restarted, the subscriber killed) or stops answering (an idle
 connection's PING goes unanswered), the hub reconnects with a short backoff, never blocking the event loop, and
-carries on; events published while it was away are lost, as pub/sub is at-most-once by nature. Once subscribed
-again, it calls every subscription's ``on_resync``: a live page then reads its content again as a reload would
-(``streaming.live_reads``), so what it missed does not stay missed; the public streams carry on.
+carries on (on a Redis Cluster, to the next node ``REDIS_CLUSTER_URL`` names, so a primary killed and failed over
+does not silence it); events published while it was away are lost, as pub/sub is at-most-once by nature. Once
+subscribed again, it calls every subscription's ``on_resync``: a live page then reads its content again as a
+reload would (``streaming.live_reads``), so what it missed does not stay missed; the public streams carry on.
 
 Every event is put to the per-recipient policy (``timelines.policy``) once for the public
 (``recipient=None``), before any subscription sees it; subscriptions are public by default and are offered only
@@ -296,12 +297,13 @@ class Hub:
         dispatch every event a second time beside the reader the next ``subscribe`` starts."""
         delay = RECONNECT_MIN_SECONDS
         lost = False  # a connection was lost since this reader started: events may have been missed
+        attempt = 0  # on a cluster, each reconnection tries the next node named (a failed-over primary stays dead)
         while True:
             client = pubsub = None
             try:
                 # The client is only built here (no I/O, never starts a server); asyncio.timeout raises TimeoutError,
                 # an OSError, so a server that accepts but does not answer counts as lost, like one that refuses.
-                client = get_async_redis(subscriber=True)
+                client = get_async_redis(subscriber=True, attempt=attempt)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 async with asyncio.timeout(HANDSHAKE_TIMEOUT_SECONDS):
                     await pubsub.subscribe(self.channel)
@@ -354,6 +356,7 @@ class Hub:
                 lost = True
                 self.connected.clear()
                 self.stats.reconnects += 1
+                attempt += 1
                 logger.warning("Stream subscriber lost Redis (%s); reconnecting in %.1fs.", error, delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RECONNECT_MAX_SECONDS)

@@ -13,6 +13,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
+
 from timelines import events, exceptions, limits, store, text
 from timelines import visibility as visibilities
 from timelines.records import Status, mention_pairs, stored_media
@@ -105,7 +107,7 @@ def _fields(
     if chosen is not None and chosen not in visibilities.LEVELS:
         raise exceptions.InvalidVisibility()
     parent = _parent(uid, in_reply_to) if in_reply_to is not None else None
-    author, status_id, posted_micros = store.statuses.author_and_next_id(uid)
+    author, status_id, posted_micros = store.statuses.author_and_next_id(uid, durability=post_durability())
     if not author:
         raise exceptions.UnknownUser()
     level = _visibility(author, parent, chosen)
@@ -154,7 +156,9 @@ def post_status(
     **data: Any,
 ) -> int:
     """Post a status, or with ``in_reply_to`` a reply: create it, add it to the author's profile and home,
-    link it into its conversation, deliver it, publish it. Returns the status id (book listing 8.6).
+    link it into its conversation, deliver it, publish it. Returns the status id (book listing 8.6). With
+    ``POST_WAIT_REPLICAS`` set, the status and its place on the profile are on that many replicas before it is
+    delivered, published and acknowledged (``store.statuses.NotReplicated``, a 503, when they are not in time).
 
     ``visibility`` is one of ``timelines.visibilities.LEVELS`` ("public", "unlisted", "private", "direct"); None
     picks the account's default (``private`` for a private account), narrowed to the post a reply answers.
@@ -220,6 +224,7 @@ def _post(fields: dict[str, Any]) -> int:
         posted,
         then_read=audience_keys(uid),
         larger_than=sizes_to_count(uid=uid),
+        durability=post_durability(),
     )
     if added < 0:
         store.statuses.delete_status_if_owner(status_id, uid)
@@ -242,6 +247,12 @@ def _post(fields: dict[str, Any]) -> int:
     if errors:
         logger.warning("A new post's search words, counters or event failed: %s", errors[0])
     return status_id
+
+
+def post_durability() -> store.statuses.Durability:
+    """How many replicas must hold a new post before ``post_status`` acknowledges it (``POST_WAIT_REPLICAS``,
+    README: Failover): none by default; with one, a post acknowledged survives its primary's ``kill -9``."""
+    return store.statuses.Durability(replicas=settings.POST_WAIT_REPLICAS, timeout_ms=settings.POST_WAIT_TIMEOUT_MS)
 
 
 def _post_message(fields: dict[str, Any]) -> None:
