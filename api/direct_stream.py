@@ -1,6 +1,7 @@
 """Mastodon's ``direct`` stream (``GET /api/v1/streaming/direct``, and ``direct`` on the WebSocket): the token's
 person's conversations of direct messages as they change. ``event: conversation`` carries the Conversation (as
-``/api/v1/conversations`` shows it) when a message reaches one of them, theirs included, or when they read one;
+``/api/v1/conversations`` shows it) when a message reaches one of them, theirs included, when its last message is
+edited (``message.updated``), or when they read one;
 ``event: delete`` the id of a message deleted from one.
 
 It is the ``user`` stream's subscription without posts (``api.streaming.UserStream(posts=False)``: the person's
@@ -73,7 +74,8 @@ class DirectEncoder:
         try:
             if kind == NOTIFICATION:
                 return item["data"]
-            if kind == timeline_events.MESSAGE_CREATED and int(item["uid"]) == self.uid:
+            edited = kind == timeline_events.MESSAGE_UPDATED
+            if (kind == timeline_events.MESSAGE_CREATED or edited) and int(item["uid"]) == self.uid:
                 self._announce(int(item["conversation"]), int(item["status"]["id"]))
             elif kind == timeline_events.MESSAGES_CHANGED and item.get("removed") is not None:
                 return _sse("delete", str(int(item["removed"])))

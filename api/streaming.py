@@ -142,9 +142,9 @@ class MastodonEncoder:
                 # The ``user`` stream: what the delivery wrote to the person's home.
                 if item.kind == timeline_events.DELETE:
                     return _sse("delete", str(int(item["id"])))
-                if item.kind not in (timeline_events.POST, timeline_events.UPDATE):
+                if item.kind != timeline_events.POST:
                     return b""  # a reset: Mastodon's stream has no such event
-                name = "update" if item.kind == timeline_events.POST else "status.update"
+                name = "update"
             elif events.is_status(item):
                 # The statuses themselves: the public streams (``api.public_streams``), and on the user stream the
                 # deletions and the edits of what it was sent (``streaming.live``).

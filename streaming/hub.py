@@ -24,7 +24,9 @@ subscription removes it at once; when the last one closes, the hub stops reading
 connection. If the connection dies (Redis restarted, the subscriber killed) or stops answering (an idle
 connection's PING goes unanswered), the hub reconnects with a short backoff, never blocking the event loop, and
 carries on (on a Redis Cluster, to the next node ``REDIS_CLUSTER_URL`` names, so a primary killed and failed over
-does not silence it); events published while it was away are lost, as pub/sub is at-most-once by nature.
+does not silence it); events published while it was away are lost, as pub/sub is at-most-once by nature. Once
+subscribed again, it calls every subscription's ``on_resync``: a live page then reads its content again as a
+reload would (``streaming.live_reads``), so what it missed does not stay missed; the public streams carry on.
 
 Every event is put to the per-recipient policy (``timelines.policy``) once for the public
 (``recipient=None``), before any subscription sees it; subscriptions are public by default and are offered only
@@ -85,6 +87,7 @@ class HubStats:
     decode_errors: int = 0
     ignored: int = 0
     policy_reloads: int = 0
+    resyncs: int = 0
     extra: dict[str, int] = field(default_factory=dict)
 
 
@@ -169,6 +172,7 @@ class Hub:
             "decode_errors": self.stats.decode_errors,
             "ignored": self.stats.ignored,
             "policy_reloads": self.stats.policy_reloads,
+            "resyncs": self.stats.resyncs,
         }
 
     # --- dispatch ---
@@ -250,6 +254,17 @@ class Hub:
             self.index.setdefault(key, set()).add(subscription)
         subscription.index_keys = new
 
+    def _resync(self) -> None:
+        """Tell every subscription that can catch up (``on_resync``) that events may have been missed: the hub just
+        subscribed again after losing its connection."""
+        self.stats.resyncs += 1
+        for subscription in list(self.subscriptions):
+            if subscription.on_resync is not None and not subscription.closed:
+                try:
+                    subscription.on_resync()
+                except Exception:
+                    logger.exception("A stream failed to resync; it carries on.")
+
     def _reload_public_state(self) -> None:
         """Re-read what the policy needs for the public (an account was suspended or limited), off the loop."""
 
@@ -281,6 +296,7 @@ class Hub:
         moment, redis-py turns the pair into a timeout and returns None. Left running, the old reader would
         dispatch every event a second time beside the reader the next ``subscribe`` starts."""
         delay = RECONNECT_MIN_SECONDS
+        lost = False  # a connection was lost since this reader started: events may have been missed
         attempt = 0  # on a cluster, each reconnection tries the next node named (a failed-over primary stays dead)
         while True:
             client = pubsub = None
@@ -296,6 +312,9 @@ class Hub:
                 if self._task is not asyncio.current_task():
                     return
                 self.connected.set()
+                if lost:
+                    self._resync()
+                    lost = False
                 delay = RECONNECT_MIN_SECONDS
                 idle = 0.0
                 pinged: float | None = None  # when the unanswered PING was sent
@@ -334,6 +353,7 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as error:
+                lost = True
                 self.connected.clear()
                 self.stats.reconnects += 1
                 attempt += 1
@@ -342,6 +362,7 @@ class Hub:
                 delay = min(delay * 2, RECONNECT_MAX_SECONDS)
             except Exception:
                 # A bug must not silently end every stream of this process: log it and start over.
+                lost = True
                 self.connected.clear()
                 self.stats.reconnects += 1
                 logger.exception("Stream subscriber failed; restarting it in %.1fs.", delay)

@@ -9,18 +9,21 @@ of a list the viewer owns) and ``GET /live/me`` (every other page) answer ``text
 - ``event: delete``, ``data: {"id": ...}``: an entry withdrawn from it, or a deleted status (every page drops it at
   once, and the reposts showing it, as a reload would);
 - ``event: update``, ``data: {"id": <status id>, "html": "<article ...>"}``: a post the page was sent was edited
-  (``status.updated``; or a delivery's ``update``): the page swaps its text and "Edited" in wherever it shows it;
+  (``status.updated``): the page swaps its text and "Edited" in wherever it shows it;
 - ``event: timeline``, ``data: {"entries": [{"id": ..., "html": ...}, ...], "complete": bool}``: the timeline's
   first page as a reload shows it, after many of its entries changed at once (a follow, an unfollow, a block, a
-  mute, a list's members, a refill); the page takes it for its own;
+  mute, a list's members, a refill, the end of a suspension) or after a resync; the page takes it for its own;
+- ``event: thread``, the same for the conversation a page shows, after a resync or a block;
 - ``event: suspend``, ``data: {"uid": ...}``: the moderators suspended an account; its posts leave the page;
 - ``event: notifications``, ``data: {"unread": n}``: the viewer's unread notification count, for the header;
 - ``event: messages``, ``data: {"unread": n}``: the viewer's number of unread conversations, for the header;
 - ``event: message``, ``data: {"id": ..., "html": "<article ...>"}``: a new direct message in the conversation
   the page shows (``?conversation=<id>``; the events are the viewer's own, so no other conversation can be
   asked for), and ``event: unmessage``, ``data: {"id": ...}``: one of its messages was deleted;
+- ``event: edited``, ``data: {"id": ..., "conversation": ..., "html": ...}``: one of the viewer's direct messages
+  was edited (``message.updated``; the HTML only on the page of its conversation, which swaps it in);
 - ``event: reload``, ``data: {"reason": ...}``: the viewer fell behind and the server closes the stream; the
-  browser reconnects and catches up from its ``Last-Event-ID``;
+  browser reconnects with ``?resync=1``;
 - a ``: keep-alive`` comment after ``STREAMING_KEEPALIVE_SECONDS`` idle (the API's setting), so proxies keep
   the connection and a vanished client is noticed.
 
@@ -32,6 +35,11 @@ it. Where a change rewrote many entries at once (a ``reset`` event, or ``relatio
 policy's answer for what the timeline already holds may have changed), the page's timeline is read again the way
 a reload reads it (``selectors``), events arriving meanwhile held back and sent after it, so the page equals its
 reload. There are no follow sets per viewer and no cap on whom they follow.
+
+**Resyncs** (``streaming.live_reads``): a browser that reconnects (``?resync=1``, or ``Last-Event-ID``) may have
+missed anything, so instead of a catch-up it gets its content as a reload shows it (``timeline`` or ``thread``, and
+the counts); so does every open page when the process's hub subscribed to Redis again after losing it
+(``Subscription.on_resync``).
 
 No gap between the page and the stream: the stream subscribes first, then sends the timeline's entries newer
 than ``since_id`` (the newest on the page, or the browser's ``Last-Event-ID`` after a reconnect), then streams;
@@ -50,39 +58,42 @@ from __future__ import annotations
 import asyncio
 import logging
 from typing import Any
-from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from socialsite.redis_client import UNAVAILABLE_ERRORS
-from streaming import events, matching, places, writer
+from streaming import events, live_params, live_reads, matching, places, writer
 from streaming.flow import RAW_SEND
 from streaming.hub import get_hub
-from streaming.live_encoding import LiveEncoder, Snapshot, entry_of, render_entry, snapshot_event, sse
+from streaming.live_encoding import LiveEncoder, Snapshot, entry_of, render_entry, sse
 from streaming.live_state import NOT_MERGED, Merged, Sent
 from streaming.subscriptions import FALLING_BEHIND
 from timelines import events as timeline_events
-from timelines import exceptions, limits, selectors, validation
-from timelines.records import TimelineEntry
 
 __all__ = ["LiveEncoder", "LivePage", "entry_of", "live_home", "live_list", "live_me", "render_entry", "sse"]
 
 logger = logging.getLogger(__name__)
 
-# Catch-up after connecting or reconnecting, and a snapshot after a reset: one page, as a reload shows it.
-BACKFILL_COUNT = limits.DEFAULT_PAGE_SIZE
+BACKFILL_COUNT = live_reads.BACKFILL_COUNT
 RETRY_MILLISECONDS = 3000
 # Events held back while the page's timeline is read again after a reset: beyond this, the page is cut off and
 # the browser reconnects (and catches up).
 MAX_HELD = 200
+# Every edit and deletion of the whole site is held too (the snapshot may show the post): more room for them.
+MAX_HELD_CHANGES = 1000
+# Moderation changes after which a page's posts are read again: what they undo (a suspension's end) or change
+# (a limit) the page cannot work out by itself. A suspension itself is applied in place (``event: suspend``).
+RESETTING_MODERATION = frozenset(
+    {timeline_events.USER_UNSUSPENDED, timeline_events.USER_LIMITED, timeline_events.USER_UNLIMITED}
+)
 # Why a viewer's own live page closes when the moderators suspend them.
 SUSPENDED = "suspended"
 UNAVAILABLE = "unavailable"
 TOO_MANY_FROM_ADDRESS = (
     "Too many live pages and streams are open from your address at once; close some tabs and reload this one.\n"
 )
-NOT_YOUR_LIST = "Only the list's owner follows it live.\n"
+NOT_YOUR_LIST = live_params.NOT_YOUR_LIST
 
 SSE_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -111,14 +122,14 @@ class LivePage:
             await _plain(send, 403, "Log in to follow your pages live.\n")
             return
         try:
-            since_id = _since_id(scope)
-            conversation = _query_id(scope, "conversation")
-            list_id = _query_id(scope, "list") if self.lists else None
+            since_id = live_params.since_id(scope)
+            conversation = live_params.query_id(scope, "conversation")
+            list_id = live_params.query_id(scope, "list") if self.lists else None
         except ValueError:
             await _plain(send, 400, "since_id, conversation and list must be positive whole numbers.\n")
             return
         if self.lists:
-            refusal = await _list_refusal(int(user.uid), list_id)
+            refusal = await live_params.list_refusal(int(user.uid), list_id)
             if refusal is not None:
                 await _plain(send, *refusal)
                 return
@@ -144,6 +155,7 @@ class LivePage:
                 taken=taken,
                 conversation=conversation,
                 list_id=list_id,
+                resynced=live_params.resynced(scope),
             )
         finally:
             await taken.release()
@@ -161,19 +173,24 @@ class LivePage:
         list_id: int | None = None,
         encoder: writer.Encoder | None = None,
         opening: bytes | None = None,
+        resynced: bool = False,
     ) -> None:
         """Stream ``uid``'s live events: their home's deliveries, or with ``list_id`` those of that list (which the
         caller checked is theirs). ``encoder`` and ``opening`` (sent instead of the page's retry hint and
         catch-up) let another framing reuse the same subscription and flow control: the client API's ``user``
-        stream (``api.streaming``), whose encoder ignores snapshots."""
+        stream (``api.streaming``), whose encoder ignores snapshots. ``resynced``: the browser reconnected, and
+        gets its page's content as a reload shows it (``streaming.live_reads``) instead of a catch-up."""
         timeline = matching.list_key(list_id) if list_id is not None else matching.home_key(uid)
         path = f"/lists/{list_id}" if list_id is not None else "/"
         encoder = encoder or LiveEncoder(uid, self.posts, conversation=conversation, path=path)
-        # After a reset, the timeline is read again; what arrives meanwhile waits in ``held`` and follows the
-        # snapshot, in order, so nothing the snapshot missed is lost and nothing older overtakes it.
+        # After a reset or a resync, the page's content is read again; every event arriving meanwhile waits in
+        # ``held`` and follows the snapshot, in order (each offered again then, as if it came after it), so
+        # nothing the snapshot missed is lost and nothing older overtakes it.
         holding = False
         held: list[dict[str, Any]] = []
         stale = asyncio.Event()
+        # A resync is due (the hub subscribed again): the snapshot brings the conversation and the counts too.
+        resync_due = False
         # The statuses this page was sent (whose edits it gets).
         sent = Sent()
         # For a home: the accounts it merges when read, and the policy's state for them.
@@ -189,53 +206,70 @@ class LivePage:
             holding = True
             stale.set()
 
+        def resync() -> None:
+            # The hub lost Redis and subscribed again: whatever was published meanwhile never came.
+            nonlocal resync_due
+            resync_due = True
+            reset()
+
+        def resets(event: dict[str, Any]) -> bool:
+            """Whether ``event`` makes the page read its posts (its timeline, its conversation) again."""
+            if not self.posts and conversation is None:
+                return False
+            kind = getattr(event, "type", None)
+            if events.is_delivery(event):
+                return event.kind == timeline_events.RESET and timeline in event.timelines  # type: ignore[attr-defined]
+            # Relations (a block, a mute, an unfollow) change what the policy shows of what the timeline holds; so
+            # does the end of a suspension or a limit (a limit's start too), which the page cannot undo by itself.
+            return kind in timeline_events.RELATION_TYPES or kind in RESETTING_MODERATION
+
         def matches(event: dict[str, Any]) -> bool:
             if isinstance(event, Snapshot):
                 return True
-            if events.is_delivery(event):
+            if _viewer_suspended(event, uid):
+                subscription.cut_off(SUSPENDED)
+                return False
+            if resets(event):
+                reset()
+                # The encoder forgets a suspension that ended (posts of that account are shown again).
+                return getattr(event, "type", None) == timeline_events.USER_UNSUSPENDED
+            if events.is_delivery(event) or events.is_status(event):
                 if not self.posts:
                     return False
-                # Not written to this timeline: a post merged into homes when read (services.pulled) is judged
-                # for this viewer as the read judges it, when it is one of the accounts the home merges.
-                if timeline not in event.timelines:  # type: ignore[attr-defined]
+                if events.is_delivery(event) and timeline not in event.timelines:  # type: ignore[attr-defined]
+                    # Not written to this timeline: a post merged into homes when read (services.pulled) is judged
+                    # for this viewer as the read judges it, when it is one of the accounts the home merges. Of an
+                    # account just past the pull threshold, the home reads again whom it merges, then judges it.
                     if merged.unknown(event):
-                        reset()  # an account just past the pull threshold: read again whom the home merges
+                        reset()
                     elif not merged.shows(event):
                         return False
-                if event.kind == timeline_events.RESET:  # type: ignore[attr-defined]
-                    reset()
-                    return False
-                if holding:
-                    if len(held) >= MAX_HELD:
-                        subscription.cut_off(FALLING_BEHIND)
-                    else:
-                        held.append(event)
-                    return False
+            if holding:
+                if len(held) >= (MAX_HELD_CHANGES if events.is_status(event) else MAX_HELD):
+                    subscription.cut_off(FALLING_BEHIND)
+                else:
+                    held.append(event)
+                return False
+            if events.is_delivery(event):
                 if event.kind == timeline_events.POST:  # type: ignore[attr-defined]
                     sent.add(event)
                 elif event.kind == timeline_events.DELETE:  # type: ignore[attr-defined]
+                    if sent.is_repost(int(event["id"])):
+                        reset()  # see the repost's status.deleted below, which may come first or second
                     return sent.delete(int(event["id"]), always=True)
                 return True
             if events.is_status(event):
                 # A deletion leaves every page that was sent the post at once (a reload no longer shows it,
                 # whatever timeline still holds it until its withdrawal pass), and an edit reaches it; the posts
                 # themselves come by delivery, not from here. Nothing is said of a post the page was not sent.
-                if not self.posts:
-                    return False
                 if events.is_deletion(event):
-                    if event.get("repost_of") and int(event["id"]) in sent:
+                    if sent.is_repost(int(event["id"])):
                         # A repost shows a post once on a page, in place of its older entries: what shows once it
-                        # is gone is read again (the original where the page read finds it).
+                        # is gone is read again (the original where the page read finds it), whichever of its
+                        # deletion and its withdrawal from this timeline comes first.
                         reset()
                     return sent.delete(int(event["id"]))
                 return getattr(event, "type", None) == timeline_events.STATUS_UPDATED and int(event["id"]) in sent
-            if _viewer_suspended(event, uid):
-                subscription.cut_off(SUSPENDED)
-                return False
-            if getattr(event, "type", None) in timeline_events.RELATION_TYPES:
-                if self.posts:
-                    reset()  # what the policy lets the viewer see of their timelines may have changed
-                return False
             return True  # notices are indexed for this viewer (or for moderation) only
 
         hub = get_hub()
@@ -250,6 +284,8 @@ class LivePage:
             maxsize=settings.STREAMING_QUEUE_SIZE,
             public=False,
         )
+        if opening is None:
+            subscription.on_resync = resync
         attach = getattr(encoder, "attach", None)
         if attach is not None:
             # An encoder that adds events of its own (the client API's notifications) offers them here.
@@ -257,35 +293,55 @@ class LivePage:
 
         async def preamble() -> list[bytes]:
             # The timeline's first page, as the page (or an app) already has it: its posts' later edits and
-            # deletions are sent; the entries newer than ``since_id`` are sent now.
+            # deletions are sent; the entries newer than ``since_id`` are sent now. A page that reconnects may
+            # have missed anything: it gets its content as a reload shows it instead.
+            hint = f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+            if resynced and opening is None:
+                try:
+                    chunk, ids = await sync_to_async(live_reads.resync, thread_sensitive=False)(
+                        uid, posts=self.posts, list_id=list_id, path=path, conversation=conversation
+                    )
+                except UNAVAILABLE_ERRORS:
+                    chunk, ids = b"", []
+                sent.update_entries(ids)
+                return [hint, chunk, b": live\n\n"]
             caught_up, ids = (
-                await _backfill(uid, since_id, list_id, path, render=opening is None) if self.posts else ([], [])
+                await sync_to_async(live_reads.catch_up, thread_sensitive=False)(
+                    uid, since_id, list_id, path, opening is None
+                )
+                if self.posts
+                else ([], [])
             )
-            sent.update(ids)
+            sent.update_entries(ids)
             if opening is not None:
                 return [opening]
-            return [f"retry: {RETRY_MILLISECONDS}\n\n".encode(), *caught_up, b": live\n\n"]
+            return [hint, *caught_up, b": live\n\n"]
 
         async def refresh() -> None:
-            # Read the timeline again after each reset, then let what was held back follow.
-            nonlocal holding
+            # Read the page again after each reset or resync, then let what was held back follow.
+            nonlocal holding, resync_due
             while True:
                 await stale.wait()
                 stale.clear()
+                full, resync_due = resync_due, False
                 try:
-                    chunk, ids = await sync_to_async(_snapshot, thread_sensitive=False)(uid, list_id, path)
+                    chunk, ids = await sync_to_async(live_reads.resync, thread_sensitive=False)(
+                        uid, posts=self.posts, list_id=list_id, path=path, conversation=conversation, with_counts=full
+                    )
                     await merged.read()
                 except UNAVAILABLE_ERRORS:
-                    subscription.cut_off(UNAVAILABLE)  # the browser reconnects and catches up
+                    subscription.cut_off(UNAVAILABLE)  # the browser reconnects and resyncs
                     hub.flush()
                     return
                 if stale.is_set():
+                    resync_due = resync_due or full
                     continue  # another reset meanwhile: read again, still holding
                 waiting = held[:]
                 held.clear()
                 holding = False
-                sent.clear()
-                sent.update(ids)
+                if self.posts:
+                    sent.clear()
+                    sent.update_entries(ids)
                 subscription.offer(Snapshot(chunk))
                 for event in waiting:
                     subscription.offer(event)
@@ -316,83 +372,6 @@ def _viewer_suspended(event: dict[str, Any], uid: int) -> bool:
     """Whether ``event`` suspends the viewer themselves: their live page closes at once (the ``reload`` it gets
     finds their session ended, so the browser does not come back)."""
     return getattr(event, "type", None) == timeline_events.USER_SUSPENDED and str(event.get("uid")) == str(uid)
-
-
-def _since_id(scope: dict[str, Any]) -> int:
-    """The newest entry id the browser already has: the page's, or ``Last-Event-ID`` after a reconnect."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    values = [*query.get("since_id", [])]
-    for name, value in scope.get("headers", []):
-        if name == b"last-event-id":
-            values.append(value.decode("latin-1"))
-    return max([0, *(validation.parse_int(value, minimum=0) for value in values if value != "")])
-
-
-def _query_id(scope: dict[str, Any], name: str) -> int | None:
-    """A positive id of the query (``conversation``: the ``/messages/<id>`` a page shows; ``list``: the list a
-    ``/lists/<id>`` page shows), None when absent."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    values = query.get(name, [])
-    if not values or values[-1] == "":
-        return None
-    return validation.parse_int(values[-1], minimum=1)
-
-
-async def _list_refusal(uid: int, list_id: int | None) -> tuple[int, str] | None:
-    """Why ``uid`` may not follow list ``list_id`` live (status and text), or None. The delivery writes a list's
-    timeline for its owner, so only the owner's page follows it; anyone else's page stays as read."""
-    if list_id is None:
-        return 400, "Name the list: ?list=<id>.\n"
-    try:
-        owner = (await sync_to_async(selectors.get_user_list, thread_sensitive=False)(list_id=list_id)).uid
-    except exceptions.UnknownList:
-        return 404, "No such list.\n"
-    except UNAVAILABLE_ERRORS:
-        return 503, "The timeline store is not answering right now.\n"
-    return None if owner == uid else (403, NOT_YOUR_LIST)
-
-
-def _entries(uid: int, list_id: int | None, since_id: int | None) -> list[Any]:
-    """The first page of the page's timeline (newer than ``since_id``), read as a reload reads it."""
-    if list_id is not None:
-        return selectors.get_list_status_messages(
-            list_id=list_id, since_id=since_id, count=BACKFILL_COUNT, viewer_uid=uid
-        )
-    return selectors.get_status_messages(uid=uid, timeline="home", since_id=since_id, count=BACKFILL_COUNT)
-
-
-def _status_ids(entries: list[TimelineEntry]) -> list[int]:
-    return [entry.status.id for entry in entries]
-
-
-def _catch_up(uid: int, since_id: int, list_id: int | None, path: str, render: bool) -> tuple[list[bytes], list[int]]:
-    """The ``post`` events of the timeline's first page's entries newer than ``since_id``, oldest first (each
-    goes on top), and the status ids of the whole first page. Rendered here, for this viewer (what they liked or
-    reposted shows), in the thread that read them: a page of renders on the event loop would hold every stream
-    of the process, and a cut-off makes many pages reconnect at once."""
-    entries = _entries(uid, list_id, None)
-    newer = [entry for entry in entries if entry.entry_id > since_id] if render else []
-    return [render_entry(entry, viewer_uid=uid, path=path) for entry in reversed(newer)], _status_ids(entries)
-
-
-def _snapshot(uid: int, list_id: int | None, path: str) -> tuple[bytes, list[int]]:
-    """The ``timeline`` event: the timeline's first page as a reload shows it, and its status ids (off the
-    event loop)."""
-    try:
-        entries = _entries(uid, list_id, None)
-    except (exceptions.UnknownList, exceptions.UnknownUser):
-        entries = []
-    chunk = snapshot_event(entries, viewer_uid=uid, path=path, complete=len(entries) < BACKFILL_COUNT)
-    return chunk, _status_ids(entries)
-
-
-async def _backfill(
-    uid: int, since_id: int, list_id: int | None, path: str, *, render: bool = True
-) -> tuple[list[bytes], list[int]]:
-    try:
-        return await sync_to_async(_catch_up, thread_sensitive=False)(uid, since_id, list_id, path, render)
-    except (*UNAVAILABLE_ERRORS, exceptions.UnknownList, exceptions.UnknownUser):
-        return [], []
 
 
 async def _plain(send: Any, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:

@@ -2,8 +2,8 @@
 
 A live home or list page shows what the delivery pipeline (``timelines.services.delivery``) wrote to its
 timeline: a ``timeline.delivery`` event of kind ``post`` becomes ``event: post`` with the entry's HTML (the
-partial the page itself uses), ``delete`` becomes ``event: delete``, ``update`` (an edit; today edits come as
-``status.updated``, for the posts the page was sent) ``event: update``,
+partial the page itself uses), ``delete`` becomes ``event: delete``, an edit (``status.updated``, for the posts
+the page was sent) ``event: update``, an edited direct message (``message.updated``) ``event: edited``,
 and a ``Snapshot`` (the timeline read again after a ``reset``) ``event: timeline`` with the first page as a
 reload shows it. Nothing here decides who may see what: the delivery did, for this timeline's reader.
 """
@@ -109,6 +109,9 @@ class LiveEncoder:
             if kind == timeline_events.USER_SUSPENDED:
                 self.suspended.add(int(item["uid"]))
                 return sse("suspend", {"uid": int(item["uid"])}) if self.posts else b""
+            if kind == timeline_events.USER_UNSUSPENDED:
+                self.suspended.discard(int(item["uid"]))  # the page reads its timeline again (streaming.live)
+                return b""
             if self.posts and events.is_status(item) and events.is_deletion(item):
                 return sse("delete", {"id": int(item["id"])})
             if self.posts and kind == timeline_events.STATUS_UPDATED:
@@ -123,17 +126,19 @@ class LiveEncoder:
     def _delivered(self, item: Any) -> bytes:
         if item.kind == timeline_events.DELETE:
             return sse("delete", {"id": int(item["id"])})
-        if item.kind not in (timeline_events.POST, timeline_events.UPDATE):
+        if item.kind != timeline_events.POST:
             return b""  # a kind this page does not know (subscribers ignore them)
         if int(item["uid"]) in self.suspended:
             return b""
-        if item.kind == timeline_events.UPDATE:
-            return self._edited(item)
         return self._rendered(item)
 
     def _message(self, item: dict[str, Any]) -> bytes:
         """A direct message event (only ever the viewer's own: it is indexed for them alone): the header's count,
-        and the message itself when the page shows its conversation."""
+        and the message itself when the page shows its conversation. An edited message (``message.updated``) is
+        ``event: edited``: its HTML for the page of its conversation (swapped in where it shows), its id alone
+        elsewhere (an open list of conversations reads itself again)."""
+        if getattr(item, "type", None) == timeline_events.MESSAGE_UPDATED:
+            return self._message_edited(item)
         chunk = sse("messages", {"unread": int(item["unread"])})
         if self.conversation is None:
             return chunk
@@ -144,6 +149,14 @@ class LiveEncoder:
         entry = TimelineEntry(Status.from_hash(item["status"]))
         html = entry_html(entry, viewer_uid=self.uid, path=f"/messages/{self.conversation}")
         return sse("message", {"id": entry.entry_id, "html": html, "mine": entry.status.uid == self.uid}) + chunk
+
+    def _message_edited(self, item: dict[str, Any]) -> bytes:
+        conversation = int(item["conversation"])
+        data: dict[str, Any] = {"id": int(item["status"]["id"]), "conversation": conversation}
+        if conversation == self.conversation:
+            entry = TimelineEntry(Status.from_hash(item["status"]))
+            data["html"] = entry_html(entry, viewer_uid=self.uid, path=f"/messages/{conversation}")
+        return sse("edited", data)
 
     def _rendered(self, item: dict[str, Any]) -> bytes:
         mine = int(item["uid"]) == self.uid

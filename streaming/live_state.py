@@ -70,6 +70,8 @@ class Sent:
     def __init__(self) -> None:
         self.ids: dict[int, None] = {}
         self.gone: dict[int, None] = {}
+        # The entries among ``ids`` that are reposts: when one goes, what the page shows in its place is read again.
+        self.reposts: set[int] = set()
 
     def delete(self, status_id: int, *, always: bool = False) -> bool:
         """Whether to send the deletion of ``status_id``: not twice, and (unless ``always``: the withdrawal from
@@ -85,19 +87,37 @@ class Sent:
     def __contains__(self, status_id: int) -> bool:
         return status_id in self.ids
 
+    def is_repost(self, entry_id: int) -> bool:
+        """Whether ``entry_id`` is a repost this page was sent (and has not seen go)."""
+        return entry_id in self.reposts and entry_id in self.ids
+
     def add(self, event: dict[str, Any]) -> None:
         original = event.get("repost_of")
-        self.update([int(event["id"]), *([int(original["id"])] if isinstance(original, dict) else [])])
+        if isinstance(original, dict):
+            self.update_entries([(int(event["id"]), int(original["id"]))])
+        else:
+            self.update([int(event["id"])])
+
+    def update_entries(self, entries: list[tuple[int, int]]) -> None:
+        """Entries read as a page shows them: (entry id, status id), a repost's entry id being its own."""
+        for entry_id, status_id in entries:
+            if entry_id != status_id:
+                self.reposts.add(entry_id)
+                self.update([entry_id])
+            self.update([status_id])
 
     def update(self, ids: list[int]) -> None:
         for status_id in ids:
             self.ids.pop(status_id, None)
             self.ids[status_id] = None
         while len(self.ids) > MAX_SENT:
+            self.reposts.discard(next(iter(self.ids)))
             del self.ids[next(iter(self.ids))]
 
     def forget(self, status_id: int) -> None:
         self.ids.pop(status_id, None)
+        self.reposts.discard(status_id)
 
     def clear(self) -> None:
         self.ids.clear()
+        self.reposts.clear()

@@ -50,6 +50,10 @@ class Subscription:
         # Set by the stream writer: writes an event to the client now and returns True, or returns False (not
         # ready) and the event is queued. Tried only while the queue is empty, so events keep their order.
         self.sink: Callable[[dict[str, Any]], bool] | None = None
+        # Called by the hub when it subscribed to Redis again after losing it (``Hub._resync``): events published
+        # meanwhile never came, so a live page reads its content again. None: the stream carries on (the public
+        # streams: pub/sub is at-most-once, as Twitter's streams were).
+        self.on_resync: Callable[[], None] | None = None
         self.closed = False
         # Set when the subscription leaves the hub (closed or cut off), so a writer blocked on a client that
         # is not reading can wake up and deliver the disconnect notice.

@@ -11,6 +11,7 @@ Every event is one JSON object with a ``type`` and a version ``v``; the rest dep
     {"type": "relations.changed", "v": 1, "uid": 42, "other": 7}
     {"type": "message.created", "v": 1, "uid": 42, "conversation": 3, "unread": 1, "status": {<the message>}}
     {"type": "messages.changed", "v": 1, "uid": 42, "unread": 0}   (with "removed": <id> after a deletion)
+    {"type": "message.updated", "v": 1, "uid": 42, "conversation": 3, "status": {<the message as edited>}}
     {"type": "timeline.delivery", "v": 1, "kind": "post", "homes": [42, 43], "lists": [7], "status": {...}}
 
 A repost is a status of its own; its event carries the original status in place of the ``repost_of`` id, so a
@@ -19,14 +20,18 @@ their new unread count; ``notifications.changed`` does the same after they were 
 ``message.created`` goes to each participant ``uid`` of a direct message (one event per participant, at most
 ``limits.MAX_MESSAGE_PARTICIPANTS``): their open conversation page shows it, and every page of theirs the
 number of unread conversations; ``messages.changed`` gives that number after a conversation was read or a message
-deleted. ``relations.changed`` tells the live pages of user ``uid`` that a block, a mute or an unfollow between them and
-``other`` was just written, so they stop sending ``other``'s posts without waiting for their next refresh.
+deleted; ``message.updated`` goes to each participant of a message just edited (their open conversation page swaps
+it in, their open list of conversations reads itself again). ``relations.changed`` tells the live pages of user
+``uid`` that a block, a mute or an unfollow between them and ``other`` was just written, so they stop sending
+``other``'s posts without waiting for their next refresh.
 
 ``timeline.delivery`` is what one delivery pass (``services.delivery``) wrote, and to whom: the home timelines
 (owner uids) and list timelines (list ids) it reached. ``kind`` says what happened there: ``post`` (the status
 entered them; a repost carries its original, as ``status.created`` does), ``delete`` (it left them; the status
-is only ``{"id": ..., "uid": ...}``), ``update`` (the status changed in place: an edit), ``reset`` (many entries
-changed at once, a follow's copy or a refill: no status, an open page reads its timeline again). Open live
+is only ``{"id": ..., "uid": ...}``), ``reset`` (many entries changed at once, a follow's copy or a refill: no status,
+an open page reads its timeline again). An edit changes no timeline (they hold ids), so it is no delivery: it is
+``status.updated``, which each open page applies to the posts the delivery sent it, and for a direct message
+``message.updated`` to each participant. Open live
 pages follow these events, never their own idea of who should get what; a new kind is ignored by a page that
 does not know it. A post of an account too followed to push (``services.pulled``) is announced once with
 ``"followers_of": <author uid>``: it reaches its followers' homes when they are read, so an open home of a follower
@@ -66,12 +71,13 @@ NOTIFICATIONS_CHANGED = "notifications.changed"
 
 MESSAGE_CREATED = "message.created"
 MESSAGES_CHANGED = "messages.changed"
-MESSAGE_TYPES = frozenset({MESSAGE_CREATED, MESSAGES_CHANGED})
+MESSAGE_UPDATED = "message.updated"
+MESSAGE_TYPES = frozenset({MESSAGE_CREATED, MESSAGES_CHANGED, MESSAGE_UPDATED})
 
 # What a delivery pass wrote to whom (``services.delivery``): the one event the live pages follow.
 TIMELINE_DELIVERY = "timeline.delivery"
-POST, DELETE, UPDATE, RESET = "post", "delete", "update", "reset"
-DELIVERY_KINDS = frozenset({POST, DELETE, UPDATE, RESET})
+POST, DELETE, RESET = "post", "delete", "reset"
+DELIVERY_KINDS = frozenset({POST, DELETE, RESET})
 
 STATUS_TYPES = frozenset({STATUS_CREATED, STATUS_DELETED, STATUS_UPDATED})
 NOTIFICATION_TYPES = frozenset({NOTIFICATION_CREATED, NOTIFICATIONS_CHANGED})
@@ -121,6 +127,11 @@ def notifications_changed(*, uid: int, unread: int) -> str:
 
 def message_created(*, uid: int, conversation: int, unread: int, status: Mapping[str, Any]) -> str:
     return encode(MESSAGE_CREATED, uid=uid, conversation=conversation, unread=unread, status=dict(status))
+
+
+def message_updated(*, uid: int, conversation: int, status: Mapping[str, Any]) -> str:
+    """A message of ``uid``'s conversation ``conversation`` was edited: ``status`` as stored after the edit."""
+    return encode(MESSAGE_UPDATED, uid=uid, conversation=conversation, status=dict(status))
 
 
 def messages_changed(*, uid: int, unread: int, removed: int | None = None, read: int | None = None) -> str:
@@ -189,7 +200,11 @@ def decode(message: str | bytes) -> dict[str, Any]:
             raise InvalidEvent("a status event carries a status with integer id and uid")
     elif event["type"] == TIMELINE_DELIVERY and not _is_delivery(event):
         raise InvalidEvent("a delivery event carries a kind, integer homes and lists, and a status unless a reset")
-    elif event["type"] in MESSAGE_TYPES and not (_is_int(event.get("uid")) and _is_int(event.get("unread"))):
+    elif event["type"] == MESSAGE_UPDATED and not (_is_int(event.get("uid")) and _is_int(event.get("conversation"))):
+        raise InvalidEvent("a message.updated event carries integer uid and conversation")
+    elif event["type"] in MESSAGE_TYPES - {MESSAGE_UPDATED} and not (
+        _is_int(event.get("uid")) and _is_int(event.get("unread"))
+    ):
         raise InvalidEvent("a message event carries integer uid and unread")
     elif event["type"] in NOTIFICATION_TYPES and not (_is_int(event.get("uid")) and _is_int(event.get("unread"))):
         raise InvalidEvent("a notification event carries integer uid and unread")

@@ -150,6 +150,11 @@
      shows it (itself, or through reposts), keeping each entry's own buttons. A post whose edit box is open is
      left to its author. */
   function swapEdited(statusId, html) {
+    return swapText($all('article.status[data-status="' + statusId + '"]'), html);
+  }
+
+  // The text and "Edited" line of ``html``'s post swapped into ``articles``; true when any was.
+  function swapText(articles, html) {
     var holder = document.createElement("div");
     holder.innerHTML = html.trim();
     var fresh = holder.firstElementChild;
@@ -157,10 +162,11 @@
     var message = $(".message", fresh);
     var meta = $("header .meta", fresh);
     var swapped = false;
-    $all('article.status[data-status="' + statusId + '"]').forEach(function (article) {
+    articles.forEach(function (article) {
       var oldMessage = $("p.message", article);
       var oldMeta = $("header .meta", article);
       if (!oldMessage || !message) return;
+      if (oldMessage.innerHTML === message.innerHTML) return;
       oldMessage.innerHTML = message.innerHTML;
       if (oldMeta && meta) oldMeta.innerHTML = meta.innerHTML;
       refreshTimes(article);
@@ -232,18 +238,28 @@
     }
   }
 
+  // The list of conversations (/messages, its first page) reads itself again, as a reload would show it.
+  function refreshConversations() {
+    var list = $("#conversation-list[data-refresh-url]");
+    if (list && window.htmx) {
+      window.htmx.ajax("GET", list.dataset.refreshUrl,
+        { target: "#conversation-list", select: "#conversation-list", swap: "outerHTML" });
+    }
+  }
+
   function listenForNotices(source) {
     source.addEventListener("notifications", function (event) {
       setUnread(JSON.parse(event.data).unread);
     });
     source.addEventListener("messages", function (event) {
       setUnreadConversations(JSON.parse(event.data).unread);
-      // The list of conversations (/messages, its first page) reads itself again, as a reload would show it.
-      var list = $("#conversation-list[data-refresh-url]");
-      if (list && window.htmx) {
-        window.htmx.ajax("GET", list.dataset.refreshUrl,
-          { target: "#conversation-list", select: "#conversation-list", swap: "outerHTML" });
-      }
+      refreshConversations();
+    });
+    source.addEventListener("edited", function (event) {
+      // A direct message was edited: swapped in where this page shows it; the list shows its new text.
+      var data = JSON.parse(event.data);
+      if (data.html && swapEdited(data.id, data.html)) announce("A message was edited.");
+      refreshConversations();
     });
     source.addEventListener("suspend", function (event) {
       var uid = String(JSON.parse(event.data).uid);
@@ -253,14 +269,60 @@
     });
   }
 
+  /* Reconnecting: a stream that ended (cut off, the network or the server gone) is opened again by this page, with
+     ?resync=1: it may have missed anything, so the server sends what a reload would show (the timeline, the
+     conversation, the counts) before carrying on. The browser's own reconnection would not say so. */
+  var RETRY_MILLISECONDS = 3000;
+  var REFUSED_RETRY_MILLISECONDS = 15000;
+  function keepOpen(open) {
+    var retryTimer = null;
+    function connect(resync) {
+      var source = open(resync);
+      source.addEventListener("reload", function () {
+        source.close();
+        if (!retryTimer) retryTimer = window.setTimeout(function () { retryTimer = null; connect(true); }, 1000);
+      });
+      source.addEventListener("error", function () {
+        // CLOSED: refused (403, 429, 503), try again later; CONNECTING: the browser would retry without resync.
+        var wait = source.readyState === EventSource.CLOSED ? REFUSED_RETRY_MILLISECONDS : RETRY_MILLISECONDS;
+        source.close();
+        if (!retryTimer) retryTimer = window.setTimeout(function () { retryTimer = null; connect(true); }, wait);
+      });
+      return source;
+    }
+    return connect(false);
+  }
+
+  function withResync(url, resync) {
+    return resync ? url + (url.indexOf("?") < 0 ? "?" : "&") + "resync=1" : url;
+  }
+
   // Pages without the live home still follow the viewer's notices.
   function startNotices(url) {
     if (!url || !window.EventSource) return;
-    var source = new EventSource(url);
-    listenForNotices(source);
-    source.addEventListener("reload", function () {
-      source.close();
-      window.setTimeout(function () { startNotices(url); }, 1000);
+    keepOpen(function (resync) {
+      var source = new EventSource(withResync(url, resync));
+      listenForNotices(source);
+      return source;
+    });
+  }
+
+  /* The page's first entries replaced by the ones a reload shows ("timeline" and "thread" events): entries it no
+     longer holds leave (older ones loaded by "older" stay unless the snapshot is complete), the missing ones go
+     where they belong. */
+  function replaceFirstPage(timeline, data) {
+    var keep = {};
+    data.entries.forEach(function (entry) { keep[entry.id] = true; });
+    var oldest = data.entries.length ? data.entries[data.entries.length - 1].id : 0;
+    $all("article.status", timeline).forEach(function (article) {
+      var id = statusId(article);
+      if (!keep[id] && (data.complete || id >= oldest)) article.remove();
+    });
+    data.entries.slice().reverse().forEach(function (entry) {
+      // An entry the page shows keeps its place and buttons, with its text as it is now (an edit it missed).
+      var shown = document.getElementById("status-" + entry.id);
+      if (shown) swapText([shown], entry.html);
+      else insertStatus(timeline, entry.html);
     });
   }
 
@@ -269,36 +331,39 @@
   function startMessages(timeline) {
     var url = timeline.dataset.messagesUrl;
     if (!url || !window.EventSource) return;
-    var source = new EventSource(url);
-    source.addEventListener("message", function (event) {
-      var data = JSON.parse(event.data);
-      var article = insertStatus(timeline, data.html);
-      if (article && !data.mine) {
-        var author = $(".name", article);
-        announce("New message from " + (author ? author.textContent : "someone") + ".");
-        if (window.htmx) {
-          window.htmx.ajax("POST", "/messages/" + timeline.dataset.conversation + "/read",
-            { target: "#messages-link", swap: "outerHTML" });
+    keepOpen(function (resync) {
+      var source = new EventSource(withResync(url, resync));
+      source.addEventListener("message", function (event) {
+        var data = JSON.parse(event.data);
+        var article = insertStatus(timeline, data.html);
+        if (article && !data.mine) {
+          var author = $(".name", article);
+          announce("New message from " + (author ? author.textContent : "someone") + ".");
+          if (window.htmx) {
+            window.htmx.ajax("POST", "/messages/" + timeline.dataset.conversation + "/read",
+              { target: "#messages-link", swap: "outerHTML" });
+          }
         }
-      }
-    });
-    source.addEventListener("unmessage", function (event) {
-      var article = document.getElementById("status-" + JSON.parse(event.data).id);
-      if (article) article.remove();
-    });
-    listenForNotices(source);
-    source.addEventListener("reload", function () {
-      source.close();
-      window.setTimeout(function () { window.location.reload(); }, 1000);
+      });
+      source.addEventListener("unmessage", function (event) {
+        var article = document.getElementById("status-" + JSON.parse(event.data).id);
+        if (article) article.remove();
+      });
+      source.addEventListener("thread", function (event) {
+        // After a reconnect: the conversation's messages as a reload shows them.
+        replaceFirstPage(timeline, JSON.parse(event.data));
+      });
+      listenForNotices(source);
+      return source;
     });
   }
 
   function startLive(timeline) {
     var url = timeline.dataset.liveUrl;
     if (!url || !window.EventSource) return;
-    var retryTimer = null;
-    function connect(sinceId) {
-      var source = new EventSource(url.replace(/since_id=\d*/, "since_id=" + sinceId));
+    keepOpen(function (resync) {
+      var sinceUrl = url.replace(/since_id=\d*/, "since_id=" + newestId(timeline));
+      var source = new EventSource(withResync(sinceUrl, resync));
       source.addEventListener("post", function (event) {
         var data = JSON.parse(event.data);
         var article = insertStatus(timeline, data.html);
@@ -318,38 +383,18 @@
         });
       });
       source.addEventListener("timeline", function (event) {
-        // Many entries changed at once (a follow, an unfollow, a block, a list's members): the timeline's first
-        // page as a reload shows it. Entries it no longer holds leave (older ones loaded by "older" stay unless
-        // the snapshot is the whole timeline), and the missing ones go where they belong.
-        var data = JSON.parse(event.data);
-        var keep = {};
-        data.entries.forEach(function (entry) { keep[entry.id] = true; });
-        var oldest = data.entries.length ? data.entries[data.entries.length - 1].id : 0;
-        $all("article.status", timeline).forEach(function (article) {
-          var id = statusId(article);
-          if (!keep[id] && (data.complete || id >= oldest)) article.remove();
-        });
-        data.entries.slice().reverse().forEach(function (entry) { insertStatus(timeline, entry.html); });
+        // Many entries changed at once (a follow, an unfollow, a block, a list's members), or the page reconnected:
+        // the timeline's first page as a reload shows it.
+        replaceFirstPage(timeline, JSON.parse(event.data));
       });
       source.addEventListener("update", function (event) {
         var data = JSON.parse(event.data);
         if (swapEdited(data.id, data.html)) announce("A post was edited.");
       });
       listenForNotices(source);
-      source.addEventListener("reload", function () {
-        // The server cut this page off for falling behind: reconnect and catch up from the newest post shown.
-        source.close();
-        window.setTimeout(function () { connect(newestId(timeline)); }, 1000);
-      });
-      source.addEventListener("error", function () {
-        // A 403/503 answer closes the source for good; try again later from the newest post on the page.
-        if (source.readyState === EventSource.CLOSED && !retryTimer) {
-          retryTimer = window.setTimeout(function () { retryTimer = null; connect(newestId(timeline)); }, 15000);
-        }
-      });
       timeline.liveSource = source;
-    }
-    connect(newestId(timeline));
+      return source;
+    });
   }
 
   /* --- htmx glue -------------------------------------------------------------------------------------- */

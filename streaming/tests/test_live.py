@@ -236,7 +236,10 @@ def test_a_post_is_rendered_once_for_every_follower_and_once_for_its_author(peop
     asyncio.run(scenario())
 
 
-def test_the_stream_catches_up_from_the_page_or_the_last_event_id(people):
+def test_the_stream_catches_up_from_the_page_and_a_reconnect_gets_what_a_reload_shows(people):
+    """A page that opens gets the posts newer than its newest; one that reconnects (``?resync=1``, or an
+    ``EventSource``'s own ``Last-Event-ID``) may have missed deletions and edits too, and gets the timeline as a
+    reload shows it, and the header's counts."""
     alice, bob, _ = people
     on_page = [services.post_status(uid=bob, message=f"seen {i}") for i in range(3)]
     after_render = [services.post_status(uid=bob, message=f"missed {i}") for i in range(2)]
@@ -248,13 +251,21 @@ def test_the_stream_catches_up_from_the_page_or_the_last_event_id(people):
         assert [int(block["id"]) for block in caught_up] == after_render  # oldest first: each goes on top
         await page.close()
 
-        # After a reconnect the browser's Last-Event-ID is newer than the page's since_id, and wins.
-        page = LivePage(
-            viewer(alice), query=f"since_id={on_page[-1]}", headers=[(b"last-event-id", str(after_render[0]).encode())]
-        )
-        await page.open()
-        assert [int(block["id"]) for block in await page.until_live()] == after_render[1:]
-        await page.close()
+        # While the page was away: a post it shows was deleted, another edited.
+        await asyncio.to_thread(services.delete_status, uid=bob, status_id=on_page[0])
+        await asyncio.to_thread(services.edit_status, uid=bob, status_id=on_page[1], message="seen 1, fixed")
+        newest = str(after_render[-1]).encode()
+        for reconnect in (
+            LivePage(viewer(alice), query=f"since_id={after_render[-1]}&resync=1"),
+            LivePage(viewer(alice), query=f"since_id={on_page[-1]}", headers=[(b"last-event-id", newest)]),
+        ):
+            assert await reconnect.open() == 200
+            blocks = await reconnect.until_live()
+            assert [block["event"] for block in blocks] == ["timeline", "notifications", "messages"]
+            entries = json.loads(blocks[0]["data"])["entries"]
+            assert [entry["id"] for entry in entries] == [*reversed(after_render), on_page[2], on_page[1]]
+            assert ">seen 1, fixed</p>" in entries[-1]["html"]
+            await reconnect.close()
 
     asyncio.run(scenario())
 

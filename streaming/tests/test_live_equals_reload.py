@@ -2,15 +2,18 @@
 ever sent a post they may not see.
 
 A Hypothesis state machine plays random sequences of posts (four visibilities), replies, reposts, edits, deletions,
-follows and follow requests, unfollows, blocks, mutes, private-account changes and list changes by four people,
-and runs the jobs each step queued (delivery passes past the first, refills), while every person's home and the
-lists of two of them are open live. The pages are the real ASGI application of ``/live/home`` and ``/live/list``
-(``streaming.live``) with the real hub on a real Redis, read in-process through Channels'
-``ApplicationCommunicator``; each page's content is what ``static/js/site.js`` makes of the events (``post``
-inserts, ``delete`` removes, ``update`` swaps, ``timeline`` replaces the first page). After every step each open
-page must equal its reload (the same entries, each with its post's current text), and again once the step's
-jobs ran (``selectors``, the code the pages render); and every entry a page was ever sent must be one its reader
-may see by an oracle written here from the rules of visibility, blocks and mutes, not by the site's policy.
+follows and follow requests, unfollows, blocks, mutes, private-account changes, list changes, direct messages and
+the suspension of one of them by five people, and runs the jobs each step queued (delivery passes past the
+first, refills), while the homes of four of them, the lists of two and the first conversations their messages
+start (for each participant) are open live. The pages are the real ASGI applications of ``/live/home``,
+``/live/list`` and ``/live/me?conversation=<id>`` (``streaming.live``) with the real hub on a real Redis, read
+in-process through Channels' ``ApplicationCommunicator``; each page's content is what ``static/js/site.js`` makes
+of the events (``post`` and ``message`` insert, ``delete`` and ``unmessage`` remove, ``update`` and ``edited``
+swap, ``suspend`` removes an account's posts, ``timeline`` and ``thread`` replace the first page). After every
+step each open page must equal its reload (the same entries, each with its post's current text), and again once
+the step's jobs ran (``selectors``, the code the pages render); and every entry a page was ever sent must be one
+its reader may see by an oracle written here from the rules of visibility, conversations, suspensions, blocks and
+mutes, not by the site's policy.
 
 With ``POSTS_PER_PASS`` and ``DELIVERY_JOB_SIZE`` at 1, every post to two followers or more is finished by RQ job
 passes (run in this process by the site's worker class, in burst mode), so both the inline pass and the job
@@ -41,14 +44,20 @@ from accounts.models import User
 from socialsite import redis_client
 from socialsite.testing import WAIT_SECONDS
 from streaming import live
+from streaming.live_encoding import entry_html
 from timelines import events as timeline_events
 from timelines import exceptions, limits, queue, selectors, services, store
+from timelines.records import mention_pairs
+from timelines.services import direct_messages, moderation
 from timelines.services.publishing import publish
 from timelines.worker import Worker
 
-PEOPLE = ("alice", "bob", "carol", "dave")
+PEOPLE = ("alice", "bob", "carol", "dave", "eve")
+BROWSING = 4  # the first four have their pages open; eve is the one the moderators suspend
+EVE = 4
 LIST_OWNERS = (0, 1)  # alice's and bob's lists are open too
-INITIAL_MEMBERS = {0: (1, 2), 1: (3, 0)}
+INITIAL_MEMBERS = {0: (1, 2, EVE), 1: (3, 0)}
+MAX_CONVERSATION_PAGES = 4
 LEVELS = ("public", "unlisted", "private", "direct")
 PAGE = limits.DEFAULT_PAGE_SIZE
 STATUS_ATTRIBUTE = re.compile(r'data-status="\d+"')
@@ -83,6 +92,7 @@ class OpenPage:
 
     uid: int
     list_id: int | None = None
+    conversation: int | None = None
     shown: dict[int, str] = field(default_factory=dict)
     sent: list[int] = field(default_factory=list)
     marker: int = 0
@@ -90,8 +100,12 @@ class OpenPage:
     reader: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
-        app, path = (live.live_list, "/live/list") if self.list_id is not None else (live.live_home, "/live/home")
-        query = f"list={self.list_id}&since_id=0" if self.list_id is not None else "since_id=0"
+        if self.conversation is not None:
+            app, path, query = live.live_me, "/live/me", f"conversation={self.conversation}"
+        elif self.list_id is not None:
+            app, path, query = live.live_list, "/live/list", f"list={self.list_id}&since_id=0"
+        else:
+            app, path, query = live.live_home, "/live/home", "since_id=0"
         scope = {
             "type": "http",
             "http_version": "1.1",
@@ -121,10 +135,20 @@ class OpenPage:
                 return
 
     def apply(self, event: str, data: dict[str, Any]) -> None:
-        """What site.js does with each event (``startLive``); a page with no "older" link (fewer than a page)."""
-        if event == "post":
+        """What site.js does with each event (``startLive``, ``startMessages``); a page with no "older" link."""
+        if event in ("post", "message"):
             self.sent.append(int(data["id"]))
             self.insert(int(data["id"]), data["html"])
+        elif event == "unmessage":
+            self.shown.pop(int(data["id"]), None)
+        elif event == "edited":
+            if "html" in data and int(data["id"]) in self.shown:
+                self.shown[int(data["id"])] = data["html"]
+        elif event == "suspend":
+            by, reposted = f'data-author="{int(data["uid"])}"', f'data-reposter="{int(data["uid"])}"'
+            self.shown = {
+                entry_id: html for entry_id, html in self.shown.items() if by not in html and reposted not in html
+            }
         elif event == "delete":
             gone = f'data-status="{int(data["id"])}"'
             self.shown = {
@@ -138,7 +162,7 @@ class OpenPage:
             for entry_id, html in self.shown.items():
                 if marker in html:
                     self.shown[entry_id] = data["html"]
-        elif event == "timeline":
+        elif event in ("timeline", "thread"):
             keep = {int(entry["id"]): entry["html"] for entry in data["entries"]}
             oldest = min(keep, default=0)
             for entry_id in list(self.shown):
@@ -146,7 +170,10 @@ class OpenPage:
                     del self.shown[entry_id]
             for entry_id, html in sorted(keep.items()):
                 self.sent.append(entry_id)
-                self.insert(entry_id, html)
+                if entry_id in self.shown:
+                    self.shown[entry_id] = html  # its text as it is now
+                else:
+                    self.insert(entry_id, html)
         elif event == "notifications" and int(data["unread"]) < 0:
             self.marker = -int(data["unread"])  # the test's own marker (below)
         elif event == "reload":
@@ -178,6 +205,7 @@ class Post:
     visibility: str
     repost_of: int | None = None
     deleted: bool = False
+    participants: frozenset[int] = frozenset()  # a direct message's: its author and the people it mentions
 
 
 class LiveEqualsReload(RuleBasedStateMachine):
@@ -198,7 +226,9 @@ class LiveEqualsReload(RuleBasedStateMachine):
         self.blocks: set[tuple[int, int]] = set()
         self.mutes: set[tuple[int, int]] = set()
         self.private: set[int] = set()
+        self.suspended: set[int] = set()
         self.posts: dict[int, Post] = {}
+        self.conversations: set[int] = set()
         self.steps = 0
         # A dense start (everyone follows everyone, both lists have members), so that most posts land on open
         # pages and most relation changes take something away from them.
@@ -211,8 +241,9 @@ class LiveEqualsReload(RuleBasedStateMachine):
             for member in members:
                 services.follow_user_list(uid=self.uids[owner], other_uid=self.uids[member], list_id=self.lists[owner])
                 self.members[owner].add(member)
-        self.homes = [OpenPage(uid) for uid in self.uids]
+        self.homes = [OpenPage(uid) for uid in self.uids[:BROWSING]]
         self.list_pages = {owner: OpenPage(self.uids[owner], self.lists[owner]) for owner in LIST_OWNERS}
+        self.conversation_pages: list[tuple[int, OpenPage]] = []  # (reader, page)
         self.pages = [*self.homes, *self.list_pages.values()]
         for page in self.pages:
             self.loop.run(page.open())
@@ -236,6 +267,8 @@ class LiveEqualsReload(RuleBasedStateMachine):
         if post.visibility == "direct":
             return False
         for author in authors:
+            if author in self.suspended and author != reader:
+                return False
             if author == reader:
                 continue
             if (reader, author) in self.blocks or (author, reader) in self.blocks or (reader, author) in self.mutes:
@@ -243,6 +276,14 @@ class LiveEqualsReload(RuleBasedStateMachine):
         if reader == post.author or post.visibility in ("public", "unlisted"):
             return True
         return (reader, post.author) in self.follows
+
+    def may_read_message(self, reader: int, status_id: int) -> bool:
+        """Whether person ``reader``'s conversation page may have been sent message ``status_id``: a direct
+        message of theirs, by someone not suspended."""
+        post = self.posts.get(status_id)
+        if post is None or post.visibility != "direct" or reader not in post.participants:
+            return False
+        return post.author == reader or post.author not in self.suspended
 
     def live_posts(self) -> list[int]:
         return [status_id for status_id, post in self.posts.items() if not post.deleted]
@@ -252,14 +293,55 @@ class LiveEqualsReload(RuleBasedStateMachine):
     def _stored_visibility(self, status_id: int) -> str:
         return store.statuses.get_status(status_id).get("visibility") or "public"
 
+    def _record(self, author: int, status_id: int) -> None:
+        """A new post of the model; a direct message opens its conversation's pages, the first few."""
+        stored = store.statuses.get_status(status_id)
+        post = Post(author, stored.get("visibility") or "public")
+        self.posts[status_id] = post
+        if post.visibility != "direct":
+            return
+        people = {self.uids.index(uid) for uid, _ in mention_pairs(stored.get("mentions")) if uid in self.uids}
+        post.participants = frozenset({author, *people})
+        conversation = direct_messages.conversation_of(stored)
+        if conversation is None or conversation in self.conversations:
+            return
+        self.conversations.add(conversation)
+        for reader in sorted(post.participants):
+            if reader < BROWSING and len(self.conversation_pages) < MAX_CONVERSATION_PAGES:
+                page = OpenPage(self.uids[reader], conversation=conversation)
+                # The page as /messages/<id> renders it, then its stream (which sends only what comes next).
+                rendered = selectors.get_conversation(uid=page.uid, conversation_id=conversation).messages
+                page.shown = {
+                    entry.entry_id: entry_html(entry, viewer_uid=page.uid, path=f"/messages/{conversation}")
+                    for entry in rendered
+                }
+                self.loop.run(page.open())
+                self.conversation_pages.append((reader, page))
+                self.pages.append(page)
+
     @rule(author=person, level=st.sampled_from(LEVELS), mention=st.none() | person)
     def post(self, author: int, level: str, mention: int | None) -> None:
+        if author in self.suspended:
+            return  # a suspended account cannot log in
         message = f"step {self.steps}" + (f" @{PEOPLE[mention]}" if mention is not None else "")
         try:
             status_id = services.post_status(uid=self.uids[author], message=message, visibility=level)
         except exceptions.TimelineError:
             return  # a private account's public post, a direct message to nobody or across a block
-        self.posts[status_id] = Post(author, self._stored_visibility(status_id))
+        self._record(author, status_id)
+
+    @rule(author=person, to=person)
+    def message(self, author: int, to: int) -> None:
+        """A direct message from a profile's Message button (its text names nobody)."""
+        if author in self.suspended or author == to:
+            return
+        try:
+            status_id, _ = services.send_message(
+                uid=self.uids[author], message=f"message {self.steps}", to=(self.uids[to],)
+            )
+        except exceptions.TimelineError:
+            return  # a block, or a private account that does not follow the author
+        self._record(author, status_id)
 
     @rule(author=person, chosen=pick)
     def reply(self, author: int, chosen: int) -> None:
@@ -267,11 +349,13 @@ class LiveEqualsReload(RuleBasedStateMachine):
         if not live_posts:
             return
         parent = live_posts[chosen % len(live_posts)]
+        if author in self.suspended:
+            return
         try:
             status_id = services.post_status(uid=self.uids[author], message="a reply", in_reply_to=parent)
         except exceptions.TimelineError:
             return
-        self.posts[status_id] = Post(author, self._stored_visibility(status_id))
+        self._record(author, status_id)
 
     @rule(who=person, chosen=pick)
     def repost(self, who: int, chosen: int) -> None:
@@ -279,6 +363,8 @@ class LiveEqualsReload(RuleBasedStateMachine):
         if not originals:
             return
         original = originals[chosen % len(originals)]
+        if who in self.suspended:
+            return
         try:
             made = services.repost_status(uid=self.uids[who], status_id=original)
         except exceptions.TimelineError:
@@ -294,6 +380,8 @@ class LiveEqualsReload(RuleBasedStateMachine):
         if not live_posts:
             return
         status_id = live_posts[chosen % len(live_posts)]
+        if self.posts[status_id].author in self.suspended:
+            return
         services.delete_status(uid=self.uids[self.posts[status_id].author], status_id=status_id)
         self.posts[status_id].deleted = True
         for post in self.posts.values():
@@ -306,6 +394,8 @@ class LiveEqualsReload(RuleBasedStateMachine):
         if not originals:
             return
         status_id = originals[chosen % len(originals)]
+        if self.posts[status_id].author in self.suspended:
+            return
         author = self.uids[self.posts[status_id].author]
         services.edit_status(uid=author, status_id=status_id, message=f"edited at step {self.steps}")
 
@@ -370,6 +460,16 @@ class LiveEqualsReload(RuleBasedStateMachine):
                     self.requests.discard((requester, followee))
                     self.follows.add((requester, followee))
 
+    @rule(undo=st.booleans())
+    def suspend(self, undo: bool) -> None:
+        """The moderators suspend eve (her own pages would close: she has none open), or lift it."""
+        if undo:
+            moderation.unsuspend_user(uid=self.uids[EVE])
+            self.suspended.discard(EVE)
+        else:
+            moderation.suspend_user(uid=self.uids[EVE])
+            self.suspended.add(EVE)
+
     @rule(owner=st.sampled_from(LIST_OWNERS), member=person, add=st.booleans())
     def change_list(self, owner: int, member: int, add: bool) -> None:
         change = services.follow_user_list if add else services.unfollow_user_list
@@ -397,7 +497,9 @@ class LiveEqualsReload(RuleBasedStateMachine):
 
     def reload(self, page: OpenPage) -> dict[int, str]:
         """What a reload of the page shows: each entry's id and its post's text as the page renders it."""
-        if page.list_id is not None:
+        if page.conversation is not None:
+            entries = selectors.get_conversation(uid=page.uid, conversation_id=page.conversation).messages
+        elif page.list_id is not None:
             entries = selectors.get_list_status_messages(list_id=page.list_id, count=PAGE, viewer_uid=page.uid)
         else:
             entries = selectors.get_status_messages(uid=page.uid, timeline="home", count=PAGE)
@@ -440,6 +542,10 @@ class LiveEqualsReload(RuleBasedStateMachine):
             for entry_id in page.sent:
                 assert self.may_see(owner, entry_id), f"{PEOPLE[owner]}'s list got {entry_id}"
             page.sent.clear()
+        for reader, page in self.conversation_pages:
+            for entry_id in page.sent:
+                assert self.may_read_message(reader, entry_id), f"{PEOPLE[reader]}'s conversation got {entry_id}"
+            page.sent.clear()
 
 
 async def _on_loop(check: Any) -> bool:
@@ -465,7 +571,7 @@ def test_an_open_page_shows_exactly_what_a_reload_would_show(small_passes: None,
             run_state_machine_as_test(
                 LiveEqualsReload,
                 settings=settings(
-                    max_examples=5,
+                    max_examples=4,
                     stateful_step_count=25,
                     deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -5,7 +5,8 @@ This module owns the conversations' bookkeeping (``store.messages``): who may be
 new message goes to (written by the delivery of the post, ``services.delivery``), each participant's list of
 conversations and unread marks, reading a conversation, and what a deleted message or an erased account leaves
 behind. Every participant's open pages learn of a new message (``message.created``, with their number of unread
-conversations) and of a read or a deletion (``messages.changed``).
+conversations), of an edit of one of its messages (``message.updated``) and of a read or a deletion
+(``messages.changed``).
 
 The rules: a block either way stands between two people (``CannotMessage``: "You cannot message @login"), a
 private account can be messaged only by the people it follows (and answered in a conversation it is part of:
@@ -69,6 +70,18 @@ def conversation_of(status: Mapping[str, Any]) -> int | None:
     """The id of the conversation a direct message went to, None when there is none (never delivered)."""
     people = participants_of(status)
     return store.messages.find_conversation(people)
+
+
+def message_edited(status: Mapping[str, Any]) -> None:
+    """Tell each participant's pages that a message of their conversation was edited (``status`` as stored after
+    the edit, typed as events carry it): an open conversation swaps it in where it shows it. The participants are
+    the conversation's, as stored: an edit naming someone new reaches nobody new. Nothing when the message is
+    in no conversation (never delivered). Two round trips."""
+    conversation_id = conversation_of(status)
+    if conversation_id is None:
+        return
+    for uid in store.messages.participants(conversation_id):
+        publish(events.message_updated(uid=uid, conversation=conversation_id, status=dict(status)))
 
 
 def forget_message(fields: Mapping[str, Any]) -> None:

@@ -6,7 +6,8 @@ An edit is one script on the status's slot (``store.edits``): the owner check, a
 ``edited_at`` and ``edits`` rewritten, so no reader ever sees half an edit, on one server or a cluster. What hangs
 on the text then follows in idempotent single-slot steps, as after a new post: the word index, the tag timelines
 (of a public post), the notifications (the people it mentions for the first time: "mentioned you"; everyone who
-reposted it: "edited a post you reposted"), and the ``status.updated`` event that open pages and streams follow.
+reposted it: "edited a post you reposted"), and the ``status.updated`` event that open pages and streams follow
+(``message.updated`` to its conversation's participants for a direct message).
 An edit may change the images and alt texts too (issue 21; ``services.pictures``).
 Counters, replies, reposts, likes and the visibility stay as they were; a repost cannot be edited (it has no
 text of its own). A direct message keeps its participants: the people it reaches are its conversation's, so
@@ -25,6 +26,7 @@ from timelines import events, exceptions, hooks, keys, limits, store, text
 from timelines import visibility as visibilities
 from timelines.records import media_of, mention_pairs, stored_media
 from timelines.services.cleanup import typed
+from timelines.services.direct_messages import message_edited
 from timelines.services.discovery import is_public
 from timelines.services.notifications import MENTION, UPDATE, notify
 from timelines.services.pictures import media_claimed, plan_edit_media
@@ -164,7 +166,11 @@ def _follow_text(old: dict[str, str], new: dict[str, str]) -> None:
     published: dict[str, Any] = typed(new)
     published["edited_at"] = float(new["edited_at"])
     published["edits"] = int(new["edits"])
-    publish(events.status_updated(published))
+    if direct:
+        # A message's audience is its conversation: the participants' pages, never a timeline or a public stream.
+        message_edited(published)
+    else:
+        publish(events.status_updated(published))
 
 
 def _reindex(old: Mapping[str, str], new: Mapping[str, str]) -> None:

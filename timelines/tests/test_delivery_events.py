@@ -107,3 +107,32 @@ def test_a_delivery_event_names_whole_numbers_only(homes):
         events.delivered(events.POST, homes=homes, status={"id": 1, "uid": 1})
     with pytest.raises(ValueError):
         events.delivered("teleported", homes=[1], status={"id": 1, "uid": 1})
+
+
+def test_an_edit_is_no_delivery_and_an_edited_message_goes_to_its_conversation_only(deliveries, audience, carol):
+    """An edit writes no timeline: it publishes ``status.updated`` and no delivery event (the ``update`` kind is
+    gone); an edited direct message publishes ``message.updated`` to each participant, and no ``status.updated``."""
+    alice, bob = audience["alice"], audience["bob"]
+    with pytest.raises(ValueError):
+        events.delivered("update", homes=[bob], status={"id": 1, "uid": alice})
+    status_id = services.post_status(uid=alice, message="a post")
+    message_id, conversation = services.send_message(uid=alice, message="a message", to=(bob,))
+    marker = services.post_status(uid=alice, message="marker")
+    delivered(deliveries, events.POST, until=marker)
+    services.edit_status(uid=alice, status_id=status_id, message="a post, edited")
+    services.edit_status(uid=alice, status_id=message_id, message="a message, edited")
+    marker = services.post_status(uid=alice, message="second marker")
+    seen = []
+    while True:
+        event = json.loads(next_message(deliveries)["data"])
+        if event["type"] == events.STATUS_CREATED and event["status"]["id"] == marker:
+            break
+        if event.get("status", {}).get("id") == marker:
+            continue  # the marker's own deliveries
+        if event["type"] in (events.STATUS_UPDATED, events.MESSAGE_UPDATED, events.TIMELINE_DELIVERY):
+            seen.append((event["type"], event.get("uid"), event.get("conversation"), event.get("status", {}).get("id")))
+    assert seen == [
+        (events.STATUS_UPDATED, None, None, status_id),
+        (events.MESSAGE_UPDATED, alice, conversation, message_id),
+        (events.MESSAGE_UPDATED, bob, conversation, message_id),
+    ]
