@@ -32,6 +32,7 @@ SCENARIOS = (
     "pulled",
     "capacity",
     "media",
+    "floor",
 )
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
@@ -130,6 +131,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         api,
         capacity,
         exercises,
+        floor,
         follow,
         home_read,
         http,
@@ -163,6 +165,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "pulled": pulled,
         "capacity": capacity,
         "media": media,
+        "floor": floor,
     }
     rows = []
     started = time.perf_counter()
