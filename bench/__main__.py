@@ -33,6 +33,7 @@ SCENARIOS = (
     "capacity",
     "media",
     "floor",
+    "failover",
 )
 # Run only when named (``--only chaos``): they take minutes and kill processes.
 OPT_IN = ("chaos",)
@@ -134,6 +135,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         capacity,
         chaos,
         exercises,
+        failover,
         floor,
         follow,
         home_read,
@@ -169,6 +171,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "capacity": capacity,
         "media": media,
         "floor": floor,
+        "failover": failover,
         "chaos": chaos,
     }
     rows = []
