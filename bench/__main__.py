@@ -32,6 +32,7 @@ SCENARIOS = (
     "pulled",
     "capacity",
     "media",
+    "floor",
     "failover",
 )
 # Run only when named (``--only chaos``): they take minutes and kill processes.
@@ -135,6 +136,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         chaos,
         exercises,
         failover,
+        floor,
         follow,
         home_read,
         http,
@@ -168,6 +170,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "pulled": pulled,
         "capacity": capacity,
         "media": media,
+        "floor": floor,
         "failover": failover,
         "chaos": chaos,
     }

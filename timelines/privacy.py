@@ -29,12 +29,15 @@ from typing import Any
 
 from timelines import policy, store
 from timelines import visibility as visibilities
+from timelines.records import Status
 from timelines.store.privacy import Relations
 
 
 def is_restricted(fields: Mapping[str, Any]) -> bool:
     """Whether a status's visibility is narrower than public, so each recipient needs a decision."""
-    return visibilities.of_status(fields) != visibilities.PUBLIC
+    # A ``Status`` record knows its level already (every status of every page comes through here).
+    level = fields.visibility if isinstance(fields, Status) else visibilities.of_status(fields)
+    return level != visibilities.PUBLIC
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
         "exercises",
         "idle",
         "pulled",
+        "floor",
     ]
     result = subprocess.run(
         [sys.executable, "-m", "bench", "--smoke", "--json", str(output), *(only if on_cluster else [])],
@@ -48,7 +49,7 @@ def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
     assert "scenario" in result.stdout and "raw Redis" in result.stdout
     report = json.loads(output.read_text())
     scenarios = {row["scenario"] for row in report["rows"]}
-    assert scenarios >= {"1 home read", "2 post", "3 mixed", "4 follow", "5 memory"}
+    assert scenarios >= {"1 home read", "2 post", "3 mixed", "4 follow", "5 memory", "floor"}
     assert on_cluster or scenarios >= {"6 http", "9 api"}
     compared = [row for row in report["rows"] if row["raw"] is not None]
     assert compared and all(row["product"] is not None and row["ratio"] is not None for row in compared)
@@ -56,7 +57,7 @@ def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
     if not on_cluster:
         # The book's own code ran beside socialsite wherever it does the same operation.
         with_book = {row["scenario"] for row in report["rows"] if row["book"] is not None}
-        assert with_book >= {"1 home read", "3 mixed"}
+        assert with_book >= {"1 home read", "3 mixed", "floor"}
         assert all(row["book_ratio"] is not None for row in report["rows"] if row["book"] is not None)
 
 

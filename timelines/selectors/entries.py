@@ -30,7 +30,7 @@ def entries_for(
 
 def entries_of(read: PageRead, *, viewer: int | None, context: str = policy.FEED) -> tuple[list[TimelineEntry], int]:
     """``entries_for`` from a page already read (``store.pages.read_page``)."""
-    wanted: dict[int, tuple[int, str | None, tuple[int, int, int], bool, int]] = {}
+    wanted: dict[int, tuple[int, float | None, tuple[int, int, int], bool, int]] = {}
     for status_id, row in zip(read.ids, read.entries, strict=True):
         if row.uid is None:
             continue

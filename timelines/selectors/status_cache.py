@@ -39,9 +39,9 @@ def _keep(status: Status) -> None:
 
 
 def get_statuses(
-    wanted: Sequence[tuple[int, str | None, tuple[int, int, int], bool, int]],
+    wanted: Sequence[tuple[int, float | None, tuple[int, int, int], bool, int]],
 ) -> dict[int, Status]:
-    """The records of ``wanted`` (id, posted as read, (replies, reposts, likes) as read, whether the post it
+    """The records of ``wanted`` (id, posted as read in seconds, (replies, reposts, likes) as read, whether the post it
     answers is gone, its edits as read) that exist, with those counts; reads the hashes of the ones not cached
     (or cached at another version) in one round trip."""
     found: dict[int, Status] = {}
@@ -53,7 +53,7 @@ def get_statuses(
         cached = _records.get(status_id)
         if (
             cached is None
-            or cached.posted != float(posted)
+            or cached.posted != posted
             or cached.edits != edits
             or bool(cached.extra.get("in_reply_to_deleted")) != reply_gone
         ):

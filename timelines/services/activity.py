@@ -43,10 +43,10 @@ def record_post(*, uid: int, when: float | None = None, pipe: Any = None) -> Non
     _count(POSTS, [hour_bucket(when)], active_uid=uid, day=day_bucket(when), pipe=pipe)
 
 
-def record_active(*, uid: int, when: float | None = None) -> None:
-    """A like or a follow: the user was active that day."""
+def record_active(*, uid: int, when: float | None = None, pipe: Any = None) -> None:
+    """A like or a follow: the user was active that day (on ``pipe``, a ``store.batch``, when given)."""
     when = time.time() if when is None else when
-    _count(ACTIVE, [], active_uid=uid, day=day_bucket(when))
+    _count(ACTIVE, [], active_uid=uid, day=day_bucket(when), pipe=pipe)
 
 
 def record_signup(*, when: float | None = None) -> None:

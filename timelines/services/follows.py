@@ -3,6 +3,7 @@ follow requests, which take the place of a follow when the account is private (M
 
 from __future__ import annotations
 
+import logging
 import time
 
 from timelines import events, exceptions, hooks, keys, queue, store
@@ -12,11 +13,14 @@ from timelines.services.publishing import publish
 from timelines.services.refill import copy_author
 from timelines.services.users import require_users
 
+logger = logging.getLogger(__name__)
 
-def _check(uid: int, other_uid: int) -> None:
+
+def _check(uid: int, other_uid: int) -> dict[str, str]:
+    """The followee's hash, once both users are known to exist."""
     if uid == other_uid:
         raise exceptions.CannotFollowSelf()
-    require_users(uid, other_uid)
+    return require_users(uid, other_uid)[1]
 
 
 REQUESTED = "requested"
@@ -34,12 +38,14 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     as far as the policy lets the follower receive them, and the followee is notified. Raises
     ``CannotFollowSelf``, ``UnknownUser`` or ``CannotFollow`` (a block stands between them).
     """
-    _check(uid, other_uid)
+    followee = _check(uid, other_uid)
     relations = store.privacy.relations([uid], [other_uid])
     if relations.blocked:
         raise exceptions.CannotFollow()
     following = (uid, other_uid) in relations.follows
-    if not following and hooks.is_remote(other_uid):
+    # Another server's account has a domain in its profile (records.User.domain): only such an account costs the
+    # federation's own check.
+    if not following and followee.get("domain") and hooks.is_remote(other_uid):
         # Another server's account: the follow is made when its server accepts (issue 22, federation).
         request_follow(uid=uid, other_uid=other_uid, notify_followee=False)
         hooks.remote_follow_requested(uid=uid, other_uid=other_uid)
@@ -47,11 +53,15 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     if not following and "private" in relations.flags.get(other_uid, frozenset()):
         request_follow(uid=uid, other_uid=other_uid)
         return REQUESTED
-    return make_follow(uid=uid, other_uid=other_uid)
+    return make_follow(uid=uid, other_uid=other_uid, relations=relations)
 
 
-def make_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bool:
-    """The follow itself, once allowed: both sides of the graph, then the follower's home."""
+def make_follow(
+    *, uid: int, other_uid: int, notify_followee: bool = True, relations: store.privacy.Relations | None = None
+) -> bool:
+    """The follow itself, once allowed: both sides of the graph, then the follower's home. ``relations``: what
+    ``store.privacy.relations([uid], [other_uid])`` read just before, when the caller has it (saves reading it
+    again for the copy of the followee's posts)."""
     now = time.time()
     added, theirs = store.graph.add_follow(uid, other_uid, now)
     if added < 0 and theirs > 0:
@@ -60,12 +70,22 @@ def make_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bo
     if added < 0 or theirs < 0:
         raise exceptions.UnknownUser()
     if added:
-        copy_author(author=other_uid, uid=uid)
-        if notify_followee:
-            notify(recipients=[other_uid], kind=FOLLOW, actor=uid)
-        record_active(uid=uid, when=now)
-        # The follower's open live pages read their timelines again: what a reload shows may have changed.
-        publish(events.relations_changed(uid=uid, other=other_uid))
+        if relations is not None:
+            # Read before the follow was made: now it is.
+            relations = store.privacy.Relations(
+                relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
+            )
+        # The events and the day's activity go last, in one round trip.
+        with store.batch.pipeline() as pipe:
+            copy_author(author=other_uid, uid=uid, relations=relations, pipe=pipe)
+            if notify_followee:
+                notify(recipients=[other_uid], kind=FOLLOW, actor=uid, pipe=pipe)
+            record_active(uid=uid, when=now, pipe=pipe)
+            # The follower's open live pages read their timelines again: what a reload shows may have changed.
+            publish(events.relations_changed(uid=uid, other=other_uid), pipe=pipe)
+            errors = store.batch.execute(pipe)
+        if errors:
+            logger.warning("A follow's events or activity count failed: %s", errors[0])
     return bool(added)
 
 

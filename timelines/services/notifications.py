@@ -40,6 +40,7 @@ def notify(
     status_id: int | None = None,
     text: str = "",
     cause: Mapping[str, Any] | None = None,
+    pipe: Any = None,
 ) -> list[int]:
     """Notify each of ``recipients`` (once each, never ``actor``) that ``actor`` did ``kind`` (to
     ``status_id``), as far as the policy lets them receive it; ``text`` is what the moderators wrote, for
@@ -48,7 +49,8 @@ def notify(
 
     ``cause``: the status of ``actor`` that makes the notification (the post that mentions or answers, the
     repost), as stored. The policy judges it for each recipient, so a post that a recipient may not see (a
-    private account's, to a non-follower) notifies them of nothing."""
+    private account's, to a non-follower) notifies them of nothing. ``pipe`` (a ``store.batch``): the events go
+    on it, for the caller to send with its own."""
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
     if kind in _FROM_MODERATORS:
@@ -70,7 +72,7 @@ def notify(
             content["text"] = text
         payload = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
         unread = store.notifications.add(recipient, notification_id, payload)
-        publish(events.notification_created(uid=recipient, unread=unread))
+        publish(events.notification_created(uid=recipient, unread=unread), pipe=pipe)
     return notified
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from timelines import events, exceptions, keys, limits, policy, queue, store
 from timelines import visibility as visibilities
@@ -41,12 +42,13 @@ class _Timeline:
         return owners[0]
 
 
-def _reset(timeline: _Timeline) -> None:
-    """Tell the timeline's open live pages that many of its entries changed at once."""
+def _reset(timeline: _Timeline, pipe: Any = None) -> None:
+    """Tell the timeline's open live pages that many of its entries changed at once (on ``pipe``, a
+    ``store.batch``, when given)."""
     if timeline.list_id is not None:
-        publish(events.delivered(events.RESET, lists=[timeline.list_id]))
+        publish(events.delivered(events.RESET, lists=[timeline.list_id]), pipe=pipe)
     elif timeline.own_uid is not None:
-        publish(events.delivered(events.RESET, homes=[timeline.own_uid]))
+        publish(events.delivered(events.RESET, homes=[timeline.own_uid]), pipe=pipe)
 
 
 def _timeline(uid: int | None, list_id: int | None) -> _Timeline:
@@ -130,10 +132,18 @@ def _judged(
     ]
 
 
-def copy_author(*, author: int, uid: int | None = None, list_id: int | None = None) -> int:
+def copy_author(
+    *,
+    author: int,
+    uid: int | None = None,
+    list_id: int | None = None,
+    relations: store.privacy.Relations | None = None,
+    pipe: Any = None,
+) -> int:
     """Copy ``author``'s latest ``HOME_TIMELINE_SIZE`` statuses into ``uid``'s home or list ``list_id``'s
     timeline (trimmed), as a follow or a list add does; only while the timeline's owner exists. Returns how
-    many were new.
+    many were new. ``relations``: the policy's relations between the timeline's reader and ``author`` when the
+    caller has just read them (a follow); ``pipe`` (a ``store.batch``): the event goes on it.
 
     The statuses holding none of the fields the policy reads (nearly all) share one verdict, their author's
     (``policy.Policy.status_fields``), and are copied on the server without coming to this process
@@ -143,7 +153,9 @@ def copy_author(*, author: int, uid: int | None = None, list_id: int | None = No
     if reader is None:
         return 0
     chooser = policy.get_policy()
-    state = chooser.load(recipients=(reader,), authors=(author,))
+    state = None if relations is None else chooser.page_state(relations, statuses=())
+    if state is None:
+        state = chooser.load(recipients=(reader,), authors=(author,))
     copy_plain = chooser.allows_all(state) or chooser.allows(
         state, recipient=reader, item=policy.Item(author_uid=author)
     )
@@ -169,7 +181,7 @@ def copy_author(*, author: int, uid: int | None = None, list_id: int | None = No
                 ),
             )
     if added:
-        _reset(timeline)
+        _reset(timeline, pipe)
     return added
 
 

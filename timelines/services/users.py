@@ -19,11 +19,13 @@ def require_user(uid: int) -> dict[str, str]:
     return fields
 
 
-def require_users(*uids: int) -> None:
-    """Raise ``UnknownUser`` unless every one of ``uids`` exists (one round trip)."""
-    for fields in store.users.get_users(list(uids)):
+def require_users(*uids: int) -> list[dict[str, str]]:
+    """Raise ``UnknownUser`` unless every one of ``uids`` exists (one round trip); their hashes, in order."""
+    found = store.users.get_users(list(uids))
+    for fields in found:
         if not fields:
             raise exceptions.UnknownUser()
+    return found
 
 
 def create_user(*, login: str, name: str, domain: str | None = None) -> int:

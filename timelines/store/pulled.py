@@ -45,12 +45,36 @@ def follower_count(uid: int) -> int:
     return int(get_redis().zcard(keys.followers(uid)))
 
 
-def merged_ids(ids: Sequence[int], uid: int, *, max_id: int, since_id: int, want: int, cap: int) -> list[int]:
+def first_ids_and_registry(key: str, user_key: str, count: int) -> tuple[list[int] | None, list[str]]:
+    """The first ``count`` ids of a home (``store.timelines.timeline_page`` without cursors: None when it is empty
+    and its owner does not exist) and the registry ``merged_ids`` needs, in one pipelined round trip (two slots)."""
+    client = get_redis()
+    with client.pipeline(transaction=False) as pipe:
+        pipe.zrevrange(key, 0, count - 1)
+        pipe.zrevrange(keys.PULLED_AUTHORS, 0, -1)
+        ids, registry = pipe.execute()
+    if not ids and not client.exists(user_key):
+        return None, registry
+    return [int(status_id) for status_id in ids], registry
+
+
+def merged_ids(
+    ids: Sequence[int],
+    uid: int,
+    *,
+    max_id: int,
+    since_id: int,
+    want: int,
+    cap: int,
+    registry: Sequence[str] | None = None,
+) -> list[int]:
     """``ids`` (the first ``want`` of ``uid``'s home after the cursors, newest first) with the pulled posts of the
     accounts ``uid`` follows merged in, newest first, at most ``want``: what ``scripts/merge_pulled.lua`` returns,
-    in pipelines (a cluster). Reads the whole registry: it holds only the accounts past the pull threshold."""
+    in pipelines (a cluster). Reads the whole registry (it holds only the accounts past the pull threshold) unless
+    the caller read it (``first_ids_and_registry``)."""
     client = get_redis()
-    registry = client.zrevrange(keys.PULLED_AUTHORS, 0, -1)
+    if registry is None:
+        registry = client.zrevrange(keys.PULLED_AUTHORS, 0, -1)
     if not registry or cap <= 0:
         return list(ids)
     followed = client.zmscore(keys.following(uid), registry)

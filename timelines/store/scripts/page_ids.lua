@@ -7,6 +7,14 @@
 --   max_id: only ids older than this (exclusive), 0 for no bound; since_id: only ids newer (exclusive), 0 for none
 --   returns {id, id, ...} newest first, or false when the timeline is empty and its owner does not exist
 local function page_ids(key, owner_key, max_id, since_id, offset, count)
+  if max_id == 0 and since_id == 0 and count > 0 then
+    -- No cursor (a first page, or paging by number): the ranks are known, one read.
+    local ids = redis.call('ZREVRANGE', key, offset, offset + count - 1)
+    if #ids == 0 and redis.call('EXISTS', owner_key) == 0 and redis.call('EXISTS', key) == 0 then
+      return false
+    end
+    return ids
+  end
   local size = redis.call('ZCARD', key)
   if size == 0 and redis.call('EXISTS', owner_key) == 0 then
     return false

@@ -3,6 +3,8 @@
 -- the viewer's likes, reposts and bookmarks of what the page shows, and the policy's relations between the viewer and
 -- the page's authors. It reads status hashes named by the timeline's members, so it is never sent to a
 -- Redis Cluster (store.pages reads the same there in a few pipelines).
+-- Lua is the slowest part of a page on the server (each instruction costs about what a C command spends on a
+-- small key), so the script hands back the commands' own replies and leaves every conversion to the reader.
 -- KEYS[1]  the timeline ZSET (home:{uid}, profile:{uid}, list:statuses:{id}, tag timeline), or any key in
 --          "ids" mode
 -- KEYS[2]  its owner's hash, only checked for existence when the timeline is empty
@@ -16,18 +18,20 @@
 -- ARGV[2]  max_id, ARGV[3] since_id, ARGV[4] offset, ARGV[5] count (page_ids.lua; "timeline" and "merged")
 -- ARGV[6]  a status key with "\0" where its id goes (keys.status)
 -- ARGV[7]  "merged" mode: a pulled:{uid} key with "\0" where the uid goes; ARGV[8] how many accounts to merge
--- returns  false when the timeline is empty and its owner does not exist; else {ids, entries, authors}:
---          ids      {id, ...} newest first
---          entries  18 values per id: posted, uid, repost_of, reply_count, repost_count, like_count,
---                   in_reply_to_deleted of the status (uid false: deleted; repost_of false: not a repost), the
---                   same but repost_of for a repost's original (uid false: not a repost, or deleted), then liked
---                   and reposted (1/0) of the status shown, then the edits (the version: 0 when never edited)
---                   of the status and of the original, then bookmarked (1/0) of the status shown; uids and
---                   counts as integers (0 when absent), posted
---                   as integer microseconds, or as the text of seconds of a hash written before
---                   store.status_hash's layout
---          authors  7 values per author of a shown status or original: uid, suspended, limited, then (1/0)
---                   the viewer blocks them, is blocked by them, mutes them, follows them
+-- returns  false when the timeline is empty and its owner does not exist; else {ids, statuses, originals,
+--          liked, reposted, bookmarked, authors, suspended, limited, blocks, blocked_by, mutes, follows}:
+--          ids       {id, ...} newest first
+--          statuses  per id, HMGET of posted, uid, repost_of, reply_count, repost_count, like_count,
+--                    in_reply_to_deleted, P, edits (uid false: deleted)
+--          originals per id that is a repost of a status that exists, in order: HMGET of the original's posted,
+--                    uid, reply_count, repost_count, like_count, in_reply_to_deleted, P, edits
+--          liked, reposted, bookmarked: ZMSCORE / HMGET replies for the status each id shows (the original,
+--                    for a repost); {} without a viewer or when the viewer's set does not exist
+--          authors   the distinct uids of the statuses and originals shown; suspended, limited: SMISMEMBER of
+--                    them, {} when the set does not exist
+--          blocks, blocked_by, mutes, follows: per author, a score (or 1) when the viewer blocks them, is
+--                    blocked by them, mutes them, follows them (else false); {} without a viewer or when the
+--                    viewer's set does not exist
 -- include: page_ids
 -- include: merge_pulled
 local ids
@@ -57,93 +61,75 @@ end
 local prefix, suffix = string.match(ARGV[6], '^(.*)%z(.*)$')
 local viewer = #KEYS >= 11
 
-local entries, shown, authors, seen = {}, {}, {}, {}
--- A status's posted time: integer microseconds (an integer reply) under 'P', or text of seconds under
--- 'posted' in hashes written before store.status_hash's layout; false when the status is gone.
-local function posted(text, micros)
-  if micros then
-    return tonumber(micros)
+local statuses, originals, shown, authors, seen = {}, {}, {}, {}, {}
+for i, id in ipairs(ids) do
+  local status = redis.call('HMGET', prefix .. id .. suffix, 'posted', 'uid', 'repost_of', 'reply_count',
+    'repost_count', 'like_count', 'in_reply_to_deleted', 'P', 'edits')
+  statuses[i] = status
+  local uid, original_id = status[2], status[3]
+  shown[i] = id
+  if uid and original_id then
+    local original = redis.call('HMGET', prefix .. original_id .. suffix, 'posted', 'uid', 'reply_count',
+      'repost_count', 'like_count', 'in_reply_to_deleted', 'P', 'edits')
+    originals[#originals + 1] = original
+    shown[i] = original_id
+    local by = original[2]
+    if by and not seen[by] then
+      seen[by] = true
+      authors[#authors + 1] = by
+    end
   end
-  return text
-end
-local function author(uid)
   if uid and not seen[uid] then
     seen[uid] = true
     authors[#authors + 1] = uid
   end
 end
-for _, id in ipairs(ids) do
-  local status = redis.call('HMGET', prefix .. id .. suffix, 'posted', 'uid', 'repost_of', 'reply_count',
-    'repost_count', 'like_count', 'in_reply_to_deleted', 'P', 'edits')
-  entries[#entries + 1] = posted(status[1], status[8])
-  entries[#entries + 1] = tonumber(status[2]) or false
-  entries[#entries + 1] = status[2] and tonumber(status[3]) or false
-  for i = 4, 7 do
-    entries[#entries + 1] = status[2] and tonumber(status[i]) or 0
+
+-- A reply per set that exists. Most viewers have no likes, reposts, bookmarks, blocks or mutes and most sites no
+-- suspended or limited accounts: one EXISTS of all of them answers for those, instead of a reply per status or
+-- author from each set.
+local empty = {}
+local function each(command, key, members)
+  if #members == 0 or redis.call('EXISTS', key) == 0 then
+    return empty
   end
-  local original = { false, false, false, false, false, false, false, false }
-  local shown_id = id
-  if status[2] and status[3] then
-    original = redis.call('HMGET', prefix .. status[3] .. suffix, 'posted', 'uid', 'reply_count', 'repost_count',
-      'like_count', 'in_reply_to_deleted', 'P', 'edits')
-    original[1] = posted(original[1], original[7])
-    shown_id = status[3]
-    author(original[2])
-  end
-  entries[#entries + 1] = original[1]
-  entries[#entries + 1] = tonumber(original[2]) or false
-  for i = 3, 6 do
-    entries[#entries + 1] = original[2] and tonumber(original[i]) or 0
-  end
-  entries[#entries + 1] = 0
-  entries[#entries + 1] = 0
-  entries[#entries + 1] = status[2] and tonumber(status[9]) or 0
-  entries[#entries + 1] = original[2] and tonumber(original[8]) or 0
-  entries[#entries + 1] = 0
-  shown[#shown + 1] = shown_id
-  author(status[2])
+  return redis.call(command, key, unpack(members))
+end
+local liked, reposted, bookmarked = empty, empty, empty
+local blocks, blocked_by, mutes, follows = empty, empty, empty, empty
+local mine = viewer and redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11]) > 0
+if mine then
+  liked = each('ZMSCORE', KEYS[5], shown)
+  reposted = each('HMGET', KEYS[6], shown)
+  bookmarked = each('ZMSCORE', KEYS[11], shown)
 end
 
-if viewer and #shown > 0 then
-  local liked = redis.call('ZMSCORE', KEYS[5], unpack(shown))
-  local reposted = redis.call('HMGET', KEYS[6], unpack(shown))
-  local bookmarked = redis.call('ZMSCORE', KEYS[11], unpack(shown))
-  for i = 1, #shown do
-    if liked[i] then
-      entries[18 * i - 4] = 1
+local suspended, limited = empty, empty
+if #authors > 0 and redis.call('EXISTS', KEYS[3], KEYS[4]) > 0 then
+  suspended, limited = each('SMISMEMBER', KEYS[3], authors), each('SMISMEMBER', KEYS[4], authors)
+end
+if viewer and #authors > 0 then
+  if mine then
+    blocks = each('ZMSCORE', KEYS[7], authors)
+    blocked_by = each('ZMSCORE', KEYS[8], authors)
+    mutes = each('ZMSCORE', KEYS[9], authors)
+  end
+  local following = #authors > 4 and redis.call('ZCARD', KEYS[10]) or 0
+  -- Redis keeps a following set of up to 128 accounts (zset-max-ziplist-entries) compact, and each ZSCORE
+  -- then scans it whole: for more than a few authors, reading it once and looking them up in a table costs a
+  -- fraction of that.
+  if following > 0 and following <= 128 then
+    local followed = {}
+    for _, uid in ipairs(redis.call('ZRANGE', KEYS[10], 0, -1)) do
+      followed[uid] = 1
     end
-    if reposted[i] then
-      entries[18 * i - 3] = 1
+    follows = {}
+    for j, uid in ipairs(authors) do
+      follows[j] = followed[uid] or false
     end
-    if bookmarked[i] then
-      entries[18 * i] = 1
-    end
+  else
+    follows = redis.call('ZMSCORE', KEYS[10], unpack(authors))
   end
 end
-
-local flat = {}
-if #authors > 0 then
-  local suspended = redis.call('SMISMEMBER', KEYS[3], unpack(authors))
-  local limited = redis.call('SMISMEMBER', KEYS[4], unpack(authors))
-  local relations = {}
-  for k = 7, 10 do
-    if viewer then
-      relations[k] = redis.call('ZMSCORE', KEYS[k], unpack(authors))
-    else
-      relations[k] = {}
-    end
-  end
-  for i, uid in ipairs(authors) do
-    flat[#flat + 1] = tonumber(uid)
-    flat[#flat + 1] = suspended[i]
-    flat[#flat + 1] = limited[i]
-    for k = 7, 10 do
-      flat[#flat + 1] = relations[k][i] and 1 or 0
-    end
-  end
-end
-local numbers = {}
-for i, id in ipairs(ids) do
-  numbers[i] = tonumber(id)
-end
-return { numbers, entries, flat }
+return { ids, statuses, originals, liked, reposted, bookmarked, authors, suspended, limited, blocks, blocked_by,
+  mutes, follows }
