@@ -131,9 +131,9 @@ def delete_media(*, status_id: int) -> int:
 
 def set_picture(*, uid: int, kind: str, data: bytes | None, focus: str | None = None) -> str:
     """Give ``uid`` a new avatar or header (``kind``) from uploaded ``data``, cropped around ``focus`` (Mastodon's
-    "x,y"; the centre when None), or remove it (None); returns the new URL token ("" for none). The user hash keeps the token (a reference to the SQL record and its files); the
-    picture replaced is deleted. Raises ``InvalidMedia`` (the image refused: nothing changes) or
-    ``UnknownUser``."""
+    "x,y"; the centre when None), or remove it (None); returns the new URL token ("" for none). The user hash
+    keeps the token (a reference to the SQL record and its files); the picture replaced is deleted. Raises
+    ``InvalidMedia`` (the image refused: nothing changes) or ``UnknownUser``."""
     if kind not in PICTURES:
         raise ValueError(kind)
     token = ""
