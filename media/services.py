@@ -252,6 +252,11 @@ def delete_for_status(status_id: int) -> int:
     return _delete(list(Attachment.objects.filter(status_id=status_id)))
 
 
+def delete_images(*, status_id: int, media_ids: Sequence[int]) -> int:
+    """Delete images ``media_ids`` of post ``status_id`` (a moderator's removal: the post stays)."""
+    return _delete(list(Attachment.objects.filter(pk__in=list(media_ids), status_id=status_id)))
+
+
 def delete_tokens(tokens: Sequence[str]) -> int:
     """Delete the pictures of these URL tokens (an avatar or header replaced)."""
     return _delete(list(Attachment.objects.filter(token__in=[token for token in tokens if token])))
