@@ -157,3 +157,32 @@ def test_a_post_of_a_processing_upload_is_refused_in_python_too():
     run_jobs()
     assert services.get_own(owner=alice, media_id=picture.pk).ready
     assert timelines.post_status(uid=alice, message="now", media_ids=[picture.pk])
+
+
+def test_a_reply_with_a_large_image_waits_too_and_answers_its_post_once_published():
+    alice_client, alice = logged_in("alice")
+    _, bob = logged_in("bob")
+    parent = timelines.post_status(uid=bob, message="Show me the view")
+    data = {"message": "Here it is", "images": [SimpleUploadedFile("v.jpg", images.jpeg(LARGE))]}
+    page = alice_client.post(f"/@bob/{parent}/reply", data, follow=True)
+    assert "Your post will appear as soon as its images are processed." in page.content.decode()
+    assert page.redirect_chain[-1][0] == f"/@bob/{parent}"
+    run_jobs()
+    [reply_id] = profile_of(alice)
+    reply = selectors.get_status(status_id=reply_id)
+    assert reply.in_reply_to == parent and len(reply.media) == 1
+
+
+def test_a_post_kept_for_its_images_is_checked_first_and_refused_at_once_when_it_could_not_be_published():
+    _, alice = logged_in("alice")
+    _, bob = logged_in("bob")
+    parent = timelines.post_status(uid=bob, message="soon deleted")
+    timelines.delete_status(uid=bob, status_id=parent)
+    picture = media_jobs.upload_image(owner=alice, data=images.jpeg(LARGE))
+    with pytest.raises(exceptions.StatusNotFound):
+        media_jobs.post_when_ready(uid=alice, media_ids=[picture.pk], fields={"message": "late", "in_reply_to": parent})
+    with pytest.raises(exceptions.InvalidMessage):
+        media_jobs.post_when_ready(uid=alice, media_ids=[picture.pk], fields={"message": "x" * 600})
+    with pytest.raises(exceptions.InvalidVisibility):
+        media_jobs.post_when_ready(uid=alice, media_ids=[picture.pk], fields={"message": "", "visibility": "secret"})
+    assert PendingPost.objects.count() == 0
