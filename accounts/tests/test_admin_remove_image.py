@@ -13,6 +13,7 @@ from django.contrib.admin.models import LogEntry
 from django.test import Client
 
 from accounts.models import User
+from accounts.services import report
 from accounts.tests.conftest import logged_in
 from media import services as media_services
 from media.models import Attachment
@@ -96,3 +97,16 @@ def test_a_reason_is_required_and_members_cannot_remove_images(moderator_client:
     member = logged_in(bob).post(remove_url(status_id, bad.pk), {"reason": "I dislike it"})
     assert member.status_code in (302, 403)  # the admin's log-in page, or refused
     assert len(selectors.get_status(status_id=status_id).media) == 2 and files_of(bad.token)
+
+
+def test_a_reported_posts_images_each_offer_remove_image_on_the_report(
+    moderator_client: Client, alice: User, bob: User, reported
+):
+    status_id, bad, fine = reported
+    sent = report(reporter=bob, reported=alice, reason="other", comment="the first picture", status_ids=[status_id])
+    detail = moderator_client.get(f"/admin/accounts/report/{sent.pk}/change/").content.decode()
+    for picture in (bad, fine):
+        assert f'href="{remove_url(status_id, picture.pk)}"' in detail
+    assert moderator_client.post(remove_url(status_id, bad.pk), {"reason": "Reported, graphic"}).status_code == 302
+    detail = moderator_client.get(f"/admin/accounts/report/{sent.pk}/change/").content.decode()
+    assert remove_url(status_id, bad.pk) not in detail and remove_url(status_id, fine.pk) in detail
