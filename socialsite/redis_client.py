@@ -58,8 +58,15 @@ def redis_url() -> str:
     """The URL of the site's single Redis (jobs, cache; and the social data without a cluster), starting the
     embedded server first where this process may."""
     if settings.EMBEDDED_REDIS_DIR is not None and settings.EMBEDDED_REDIS_AUTOSTART:
-        embedded_redis.ensure_running(settings.EMBEDDED_REDIS_DIR)
+        embedded_redis.ensure_running(settings.EMBEDDED_REDIS_DIR, embedded_persistence())
     return settings.REDIS_URL
+
+
+def embedded_persistence() -> embedded_redis.Persistence:
+    """How the embedded Redis keeps its data, from the settings (``SOCIALSITE_REDIS_APPEND*``)."""
+    return embedded_redis.Persistence(
+        appendonly=settings.EMBEDDED_REDIS_APPENDONLY, appendfsync=settings.EMBEDDED_REDIS_APPENDFSYNC
+    )
 
 
 def _checked(url: str) -> str:

@@ -81,6 +81,15 @@ REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis.socket_url(VAR_DIR / "
 # Whether this process may start the embedded Redis when it finds it down: manage.py commands may; the web
 # server's processes may not (socialsite.asgi turns it off: starting a server blocks, and ``serve`` starts it).
 EMBEDDED_REDIS_AUTOSTART = env_bool("SOCIALSITE_EMBEDDED_REDIS_AUTOSTART", True)
+# The embedded Redis's append-only file (socialsite.embedded_redis.Persistence): on or off, and its fsync policy,
+# always / everysec (Redis's default: at most a second of writes lost to a power cut) / no. Read when it starts.
+EMBEDDED_REDIS_APPENDONLY = env_bool("SOCIALSITE_REDIS_APPENDONLY", True)
+EMBEDDED_REDIS_APPENDFSYNC = env_str("SOCIALSITE_REDIS_APPENDFSYNC", "everysec").strip().lower()
+if EMBEDDED_REDIS_APPENDFSYNC not in embedded_redis.APPENDFSYNC_CHOICES:
+    raise RuntimeError(
+        f"SOCIALSITE_REDIS_APPENDFSYNC takes one of {', '.join(embedded_redis.APPENDFSYNC_CHOICES)}, "
+        f"not {EMBEDDED_REDIS_APPENDFSYNC!r}."
+    )
 # The social data on a Redis Cluster (any node's URL); None keeps it on REDIS_URL's server.
 REDIS_CLUSTER_URL: str | None = os.environ.get("REDIS_CLUSTER_URL") or None
 
