@@ -32,6 +32,7 @@ SCENARIOS = (
     "pulled",
     "capacity",
     "media",
+    "failover",
 )
 # Run only when named (``--only chaos``): they take minutes and kill processes.
 OPT_IN = ("chaos",)
@@ -133,6 +134,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         capacity,
         chaos,
         exercises,
+        failover,
         follow,
         home_read,
         http,
@@ -166,6 +168,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "pulled": pulled,
         "capacity": capacity,
         "media": media,
+        "failover": failover,
         "chaos": chaos,
     }
     rows = []
