@@ -18,6 +18,7 @@ UNSUSPENDED = "Unsuspended: {reason}"
 LIMITED = "Limited: {reason}"
 UNLIMITED = "Unlimited: {reason}"
 REMOVED_POST = "Removed post {status_id}: {reason}"
+REMOVED_IMAGE = "Removed image {media_id} of post {status_id}: {reason}"
 DELETED_ACCOUNT = "Deleted account: {reason}"
 RESOLVED_REPORT = "Resolved report {report_id}: {note}"
 

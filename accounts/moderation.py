@@ -41,7 +41,7 @@ from accounts.services import ensure_profile
 from timelines import exceptions as timeline_exceptions
 from timelines import selectors, validation
 from timelines.selectors.moderation import ACCOUNT_STATES, ACTIVE, LIMITED, SUSPENDED, account_states
-from timelines.services import erasure, moderation, notifications
+from timelines.services import erasure, media_removal, moderation, notifications
 
 __all__ = [
     "ACCOUNT_STATES",
@@ -209,6 +209,35 @@ def remove_post(*, moderator: User, status_id: int, reason: str) -> int:
             raise ModerationError(UNKNOWN_POST) from None
         audit.record(
             moderator=moderator, user=author, message=audit.REMOVED_POST.format(status_id=status.id, reason=cleaned)
+        )
+    return uid
+
+
+def remove_image(*, moderator: User, status_id: int, media_id: int, reason: str) -> int:
+    """Remove image ``media_id`` of post ``status_id`` for ``reason``: the post stays, the image is gone from it,
+    its history, live pages and the streams, and its file stops loading; one audit entry on the author. Returns
+    the author's uid. Raises ``ModerationError`` (``UNKNOWN_POST``, ``media_removal.NO_SUCH_IMAGE``, and the
+    checks on the author). Requires ``accounts.remove_post``."""
+    _require(moderator, permissions.REMOVE_POST)
+    cleaned = clean_reason(reason)
+    try:
+        status = selectors.get_status(status_id=int(status_id))
+    except (timeline_exceptions.StatusNotFound, TypeError, ValueError):
+        raise ModerationError(UNKNOWN_POST) from None
+    author = User.objects.filter(uid=status.uid).first()
+    _check_target(moderator, author)
+    assert author is not None
+    with transaction.atomic():
+        try:
+            uid = media_removal.remove_image(status_id=status.id, media_id=int(media_id))
+        except timeline_exceptions.StatusNotFound:
+            raise ModerationError(UNKNOWN_POST) from None
+        except timeline_exceptions.InvalidMedia as error:
+            raise ModerationError(error.message) from None
+        audit.record(
+            moderator=moderator,
+            user=author,
+            message=audit.REMOVED_IMAGE.format(media_id=media_id, status_id=status.id, reason=cleaned),
         )
     return uid
 

@@ -197,6 +197,10 @@ def _operation(name: str, method: str, view: Any, parameters: list[str]) -> Sche
             "default": {"description": "Mastodon's error", "content": _content("Error")},
         },
     }
+    # Large uploads are processed by a job (api/views/media.py): accepted with 202, 206 while processing.
+    processing = {("media_v2", "POST"): "202", ("media", "GET"): "206", ("media", "PUT"): "206"}.get((name, method))
+    if processing:
+        operation["responses"][processing] = {"description": "Processing", "content": _content("MediaAttachment")}
     if name == "webfinger":
         operation["responses"]["200"]["content"]["application/jrd+json"] = operation["responses"]["200"]["content"][
             "application/json"

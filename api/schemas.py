@@ -132,7 +132,7 @@ SCHEMAS: dict[str, Schema] = {
         {
             "id": ID,
             "type": {"enum": ["unknown", "image", "gifv", "video", "audio"]},
-            "url": STRING,
+            "url": TEXT_OR_NULL,  # null while the upload is processed (202, 206)
             "preview_url": TEXT_OR_NULL,
             "remote_url": TEXT_OR_NULL,
             "meta": ANY_OBJECT,

@@ -34,6 +34,35 @@ class Attachment(models.Model):
     # The post it belongs to, set once when it is posted; None while unattached (only its owner sees it then).
     status_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
+    # Processing (issue 21): a large upload is stored as it came (``source``, a name never served) and processed
+    # by a job; until then it has no files to serve and no post may carry it. A refused one keeps its message.
+    READY = "ready"
+    PROCESSING = "processing"
+    FAILED = "failed"
+    STATES = [(READY, "Ready"), (PROCESSING, "Processing"), (FAILED, "Failed")]
+    state = models.CharField(max_length=10, choices=STATES, default=READY)
+    error = models.CharField(max_length=200, blank=True, default="")
+    source = models.CharField(max_length=200, blank=True, default="")
+    # The post box's post that waits for this upload (``PendingPost``), published when all its images are ready.
+    pending_post = models.BigIntegerField(null=True, blank=True, db_index=True)
+
+    @property
+    def ready(self) -> bool:
+        return self.state == self.READY
 
     def __str__(self) -> str:
         return f"{self.kind} {self.pk} of {self.owner}"
+
+
+class PendingPost(models.Model):
+    """A post from the post box waiting for its images' processing: the arguments of ``post_status`` (JSON:
+    message, visibility, sensitive, the post it answers) and its uploads in order. The job that finishes the last
+    image publishes it and deletes this row; one whose image was refused is dropped with its uploads."""
+
+    owner = models.BigIntegerField(db_index=True)
+    fields = models.JSONField(default=dict)
+    media = models.JSONField(default=list)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"pending post {self.pk} of {self.owner}"

@@ -2,9 +2,11 @@
 
 Every upload is decoded by Pillow from an allow-list of formats (JPEG, PNG, GIF, WebP), with a pixel limit checked
 before any pixel is decoded, then drawn again into new files: its EXIF orientation applied, then every metadata
-block (EXIF with location and camera, XMP, ICC, comments) left behind, the size capped. An animated GIF becomes a
-still of its first frame. The result is JPEG, or WebP when the picture has transparency. Bytes that are not one of
-these images, or that carry markup or PHP besides the picture (a polyglot), are refused with ``InvalidImage``.
+block (EXIF with location and camera, XMP, ICC, comments) left behind, the size capped. An animated GIF (or WebP)
+becomes a still of its first frame: a re-encoded animation would need a video pipeline (Mastodon turns GIFs into
+MP4) to stay within the page weight, and a still is the safe subset. The result is JPEG, or WebP when the picture
+has transparency. Bytes that are not one of these images, or that carry markup or PHP besides the picture (a
+polyglot), are refused with ``InvalidImage``.
 """
 
 from __future__ import annotations
@@ -51,7 +53,11 @@ class Processed:
     blurhash: str
 
 
-def _decode(data: bytes) -> Image.Image:
+def check(data: bytes) -> tuple[int, int]:
+    """The (width, height) of ``data`` after the checks that need no pixel decoded: not empty, within the size
+    limit, no markup or code, one of the allowed formats, within the pixel limit, structurally sound. Cheap (a few
+    milliseconds for any size), so an upload is refused or accepted at once even when its processing waits for a
+    job. Raises ``InvalidImage``."""
     if not data:
         raise InvalidImage("The file is empty.")
     if len(data) > limits.max_upload_bytes():
@@ -64,6 +70,20 @@ def _decode(data: bytes) -> Image.Image:
             if width * height > limits.MAX_PIXELS:
                 raise InvalidImage("This image has too many pixels.")
             probe.verify()  # structure and checksums, without decoding the pixels
+    except InvalidImage:
+        raise
+    except Image.DecompressionBombError:
+        raise InvalidImage("This image has too many pixels.") from None
+    except UnidentifiedImageError:
+        raise InvalidImage("This file is not a JPEG, PNG, GIF or WebP image.") from None
+    except (OSError, SyntaxError, ValueError):
+        raise InvalidImage("This image is damaged or incomplete.") from None
+    return width, height
+
+
+def _decode(data: bytes) -> Image.Image:
+    width, height = check(data)
+    try:
         image = Image.open(io.BytesIO(data), formats=FORMATS)
         if image.format == "JPEG" and max(width, height) > limits.ORIGINAL_SIZE:
             # Decode a camera-sized JPEG at the smallest DCT scale (1/2, 1/4, 1/8) still at least as large as the
@@ -71,12 +91,8 @@ def _decode(data: bytes) -> Image.Image:
             factor = limits.ORIGINAL_SIZE / max(width, height)
             image.draft("RGB", (math.ceil(width * factor), math.ceil(height * factor)))
         image.load()  # a truncated file fails here, not later while re-encoding
-    except InvalidImage:
-        raise
     except Image.DecompressionBombError:
         raise InvalidImage("This image has too many pixels.") from None
-    except UnidentifiedImageError:
-        raise InvalidImage("This file is not a JPEG, PNG, GIF or WebP image.") from None
     except (OSError, SyntaxError, ValueError):
         raise InvalidImage("This image is damaged or incomplete.") from None
     return image
@@ -117,24 +133,32 @@ def _blurhash(image: Image.Image) -> str:
     return str(blurhash.encode(rows, components_x=4, components_y=3))
 
 
-def _crop(image: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return ImageOps.fit(image, size, Image.Resampling.LANCZOS, centering=(0.5, 0.5))
+def centering(focus: tuple[float, float]) -> tuple[float, float]:
+    """Mastodon's focal point (x, y from -1 to 1, y up) as Pillow's ``centering`` (0 to 1 from the top left)."""
+    x, y = focus
+    return (min(1.0, max(0.0, (x + 1) / 2)), min(1.0, max(0.0, (1 - y) / 2)))
 
 
-def process(data: bytes, *, kind: str = "image") -> Processed:
+def _crop(image: Image.Image, size: tuple[int, int], focus: tuple[float, float]) -> Image.Image:
+    # The part cut away is taken from the sides away from the focal point, so the point stays in the picture.
+    return ImageOps.fit(image, size, Image.Resampling.LANCZOS, centering=centering(focus))
+
+
+def process(data: bytes, *, kind: str = "image", focus: tuple[float, float] = (0.0, 0.0)) -> Processed:
     """The files to store for uploaded ``data``: for a post's image an original of at most 1920x1920 and a preview
-    of at most 640x640; for an avatar a square (cropped around its centre); for a header a 3:1 band. Raises
-    ``InvalidImage``."""
+    of at most 640x640 (never cropped: pages crop with ``object-position`` at its focal point); for an avatar a
+    square and for a header a 3:1 band, each cropped around ``focus`` (Mastodon's focal point; the centre by
+    default). Raises ``InvalidImage``."""
     with _decode(data) as decoded:
         image = _flatten(decoded)
     fmt = "WEBP" if image.mode == "RGBA" else "JPEG"
     if kind == "avatar":
-        image = _crop(image, (min(image.width, image.height, limits.AVATAR_SIZE),) * 2)
+        image = _crop(image, (min(image.width, image.height, limits.AVATAR_SIZE),) * 2, focus)
         small = _fit(image, (limits.AVATAR_SIZE, limits.AVATAR_SIZE))
         original = preview = _encode(small, fmt)
     elif kind == "header":
         width = min(image.width, limits.HEADER_SIZE[0])
-        image = _crop(image, (width, max(1, width // 3)))
+        image = _crop(image, (width, max(1, width // 3)), focus)
         small = _fit(image, limits.HEADER_SIZE)
         original = preview = _encode(small, fmt)
     else:

@@ -19,8 +19,8 @@ from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 
-from media import limits, processing
-from media.models import Attachment
+from media import deferred, limits, processing
+from media.models import Attachment, PendingPost
 
 
 class InvalidMedia(Exception):
@@ -59,14 +59,28 @@ def clean_focus(focus: str | None) -> tuple[float, float]:
     return x, y
 
 
+NOT_PROCESSED = "Cannot attach files that have not finished processing. Try again in a moment!"
+
+
 def upload(
-    *, owner: int, data: bytes, description: str = "", kind: str = Attachment.IMAGE, focus: str | None = None
+    *,
+    owner: int,
+    data: bytes,
+    description: str = "",
+    kind: str = Attachment.IMAGE,
+    focus: str | None = None,
+    defer: bool = False,
 ) -> Attachment:
     """Process ``data`` and store its files for ``owner``. Raises ``processing.InvalidImage`` with nothing
-    stored."""
+    stored. ``defer``: a post's image of more than ``limits.sync_max_pixels()`` is only checked and kept as it
+    came (``deferred.store_source``), ``processing`` until its caller's job runs ``deferred.finish``."""
     description = clean_description(description)
     focus_x, focus_y = clean_focus(focus)
-    processed = processing.process(data, kind=kind)
+    if defer and kind == Attachment.IMAGE:
+        width, height = processing.check(data)
+        if width * height > limits.sync_max_pixels():
+            return deferred.store_source(owner=owner, data=data, description=description, focus=(focus_x, focus_y))
+    processed = processing.process(data, kind=kind, focus=(focus_x, focus_y))
     token = secrets.token_urlsafe(16)
     names: list[str] = []
     try:
@@ -101,7 +115,7 @@ def upload(
         raise
 
 
-def upload_many(*, owner: int, items: Sequence[tuple[bytes, str]]) -> list[Attachment]:
+def upload_many(*, owner: int, items: Sequence[tuple[bytes, str]], defer: bool = False) -> list[Attachment]:
     """Process and store the images of one post box (``(data, description)`` each), all or none: at most
     ``MAX_PER_POST``, and when one is refused the ones stored before it are deleted. Raises ``InvalidMedia``
     or ``processing.InvalidImage`` (its message naming the image when there are several)."""
@@ -111,7 +125,7 @@ def upload_many(*, owner: int, items: Sequence[tuple[bytes, str]]) -> list[Attac
     try:
         for number, (data, description) in enumerate(items, start=1):
             try:
-                stored.append(upload(owner=owner, data=data, description=description))
+                stored.append(upload(owner=owner, data=data, description=description, defer=defer))
             except processing.InvalidImage as error:
                 if len(items) == 1:
                     raise
@@ -137,9 +151,17 @@ def claimable(*, owner: int, media_ids: Sequence[object]) -> list[int]:
         ids = list(dict.fromkeys(int(str(media_id)) for media_id in media_ids))
     except ValueError:
         raise InvalidMedia() from None
-    found = Attachment.objects.filter(pk__in=ids, owner=owner, kind=Attachment.IMAGE, status_id__isnull=True).count()
-    if found != len(ids):
+    found = dict(
+        Attachment.objects.filter(
+            pk__in=ids, owner=owner, kind=Attachment.IMAGE, status_id__isnull=True, pending_post__isnull=True
+        ).values_list("pk", "state")
+    )
+    if len(found) != len(ids):
         raise InvalidMedia()
+    if any(state == Attachment.PROCESSING for state in found.values()):
+        raise InvalidMedia(NOT_PROCESSED)
+    if any(state != Attachment.READY for state in found.values()):
+        raise InvalidMedia("This image could not be processed; upload it again.")
     return ids
 
 
@@ -149,8 +171,8 @@ def attach(*, owner: int, media_ids: Sequence[int], status_id: int) -> list[Atta
     the loser gets ``InvalidMedia`` and keeps none."""
     with transaction.atomic():
         claimed = Attachment.objects.filter(
-            pk__in=media_ids, owner=owner, kind=Attachment.IMAGE, status_id__isnull=True
-        ).update(status_id=status_id)
+            pk__in=media_ids, owner=owner, kind=Attachment.IMAGE, status_id__isnull=True, state=Attachment.READY
+        ).update(status_id=status_id, pending_post=None)
         if claimed != len(media_ids):
             transaction.set_rollback(True)
             raise InvalidMedia()
@@ -218,7 +240,7 @@ def for_status(media_ids: Sequence[int]) -> list[Attachment]:
 
 def _delete(attachments: Sequence[Attachment]) -> int:
     for attachment in attachments:
-        for name in {attachment.original, attachment.preview}:
+        for name in {attachment.original, attachment.preview, attachment.source} - {""}:
             default_storage.delete(name)
     with transaction.atomic():
         Attachment.objects.filter(pk__in=[a.pk for a in attachments]).delete()
@@ -228,6 +250,11 @@ def _delete(attachments: Sequence[Attachment]) -> int:
 def delete_for_status(status_id: int) -> int:
     """Delete the files of a deleted post."""
     return _delete(list(Attachment.objects.filter(status_id=status_id)))
+
+
+def delete_images(*, status_id: int, media_ids: Sequence[int]) -> int:
+    """Delete images ``media_ids`` of post ``status_id`` (a moderator's removal: the post stays)."""
+    return _delete(list(Attachment.objects.filter(pk__in=list(media_ids), status_id=status_id)))
 
 
 def delete_tokens(tokens: Sequence[str]) -> int:
@@ -243,6 +270,8 @@ def delete_for_owner(owner: int) -> int:
 def delete_orphans() -> int:
     """Delete the post images never attached to a post within ``limits.ORPHAN_AGE`` of their upload."""
     cutoff = timezone.now() - timedelta(seconds=limits.ORPHAN_AGE)
+    # A post still waiting for its images after a day will not be published (its uploads go just below).
+    PendingPost.objects.filter(created__lt=cutoff).delete()
     return _delete(
         list(
             Attachment.objects.filter(kind=Attachment.IMAGE, status_id__isnull=True, created__lt=cutoff)[

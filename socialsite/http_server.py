@@ -15,6 +15,12 @@ before it runs the reactor, so no connection has been accepted yet; ``Server`` s
 private proxy that switches to HTTP/2 when TLS negotiates it; the site's daphne listens on plain TCP (TLS ends at
 the proxy in front), where that proxy only passes calls through. Both hooks are pinned with daphne and Twisted in
 ``requirements.txt``, and ``socialsite/tests/test_http_server.py`` checks the answers on the real server.
+
+A body over ``socialsite.body_limits`` is answered ``413`` as soon as the head says so (``Content-Length``, in
+``allHeadersReceived``, Twisted's public step between head and body) or, for a chunked body, as soon as the chunks
+pass the limit (the request's ``handleContentChunk``): Twisted would otherwise read the whole body into a file
+before daphne hands it to the application. The rest of the body is then read and dropped, never kept, so that the
+client, which sends its body before reading any answer, gets to read the 413 instead of a reset.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from twisted.web.http import HTTPChannel
 
+from socialsite import body_limits
 from socialsite.security import security_headers
 
 # How long a connection answered 414 or 431 may go on sending the rest of its request before it is cut: read and
@@ -42,11 +49,12 @@ def is_request_line(line: bytes) -> bool:
     return space != -1 and (colon == -1 or space < colon)
 
 
-def answer(status: bytes) -> bytes:
-    """A complete plain-text response, with the headers every response of the site carries."""
-    body = status[4:] + b"\n"
+def answer(status: bytes, body: bytes | None = None, content_type: bytes = b"text/plain; charset=utf-8") -> bytes:
+    """A complete response (plain text naming the status unless told), with the headers every response of the
+    site carries."""
+    body = status[4:] + b"\n" if body is None else body
     headers = [
-        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-type", content_type),
         (b"content-length", str(len(body)).encode()),
         (b"connection", b"close"),
         *security_headers(),
@@ -68,7 +76,42 @@ class HeadTooLargeChannel(HTTPChannel):
         # Twisted parses a POST's form or multipart body into ``request.args`` before the request is handed on (and
         # answers a malformed multipart body with an empty 400 of its own); daphne never reads those args, Django
         # parses the body itself. ``parsePOSTFormSubmission=False`` is Twisted's switch for that parse.
-        self._request_factory = partial(factory, parsePOSTFormSubmission=False)
+        self._request_factory = partial(_body_capped(factory), parsePOSTFormSubmission=False)
+
+    def allHeadersReceived(self) -> None:
+        length = self.length
+        if length is not None and length > body_limits.max_body_bytes(self.request_path()):
+            # Before Twisted's own step, which would make the body's file and answer "100 Continue" to a client
+            # that waits for it before sending (curl does for large bodies): this one then sends nothing more.
+            self.persistent = False
+            self.refuse_body(drain=length)
+            return
+        super().allHeadersReceived()
+
+    def request_path(self) -> str:
+        """The path of the request being read (its target without the query)."""
+        target = getattr(self, "_path", b"") or b""
+        return target.split(b"?", 1)[0].decode("latin-1")
+
+    def refuse_body(self, *, drain: int | None) -> None:
+        """Answer 413 now, then read and drop up to ``drain`` more bytes (the rest of the declared body; a chunked
+        one until the client stops or ``DRAIN_SECONDS`` pass without data) and close."""
+        path = self.request_path()
+        content_type, body = body_limits.refusal(path)
+        self.transport.write(answer(b"413 Content Too Large", body, content_type.encode()))
+        left = [drain]
+
+        def dropped(data: bytes) -> None:
+            self.resetTimeout()
+            if left[0] is not None:
+                left[0] -= len(data)
+                if left[0] <= 0:
+                    self.transport.loseConnection()
+
+        self.dataReceived = self.lineReceived = self.rawDataReceived = dropped  # type: ignore[method-assign]
+        self.setTimeout(DRAIN_SECONDS)
+        if drain is not None and drain <= 0:
+            self.transport.loseConnection()
 
     def lineLengthExceeded(self, line: bytes) -> None:
         if is_request_line(line):
@@ -85,6 +128,26 @@ class HeadTooLargeChannel(HTTPChannel):
         self.dataReceived = self.lineReceived = lambda *args: None  # type: ignore[method-assign]
         self.setTimeout(DRAIN_SECONDS)
         self.transport.loseWriteConnection()
+
+
+def _body_capped(factory: Any) -> Any:
+    """daphne's request class, counting a chunked body's bytes against ``body_limits`` as they arrive."""
+
+    class BodyCappedRequest(factory):  # type: ignore[misc, valid-type]
+        received = 0
+        refused = False
+
+        def handleContentChunk(self, data: bytes) -> None:
+            if self.refused:
+                return
+            self.received += len(data)
+            if self.channel.length is None and self.received > body_limits.max_body_bytes(self.channel.request_path()):
+                self.refused = True
+                self.channel.refuse_body(drain=None)
+                return
+            super().handleContentChunk(data)
+
+    return BodyCappedRequest
 
 
 class SocialsiteServer(Server):

@@ -118,6 +118,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "socialsite.security.ContentSecurityPolicyMiddleware",
+    # A body over the upload limits is refused from its Content-Length, before anything reads it.
+    "socialsite.body_limits.BodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # /@login and /@login/<id> answer ActivityPub to a client asking for it (federation/middleware.py).
     "federation.middleware.ActivityPubMiddleware",
@@ -279,6 +281,8 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
 SOCIALSITE_MEDIA_MAX_BYTES = int(os.environ.get("SOCIALSITE_MEDIA_MAX_BYTES") or 10 * 1024 * 1024)
+# Post images of more pixels than this are processed by a job, the upload answering at once (media/deferred.py).
+SOCIALSITE_MEDIA_SYNC_MAX_PIXELS = int(os.environ.get("SOCIALSITE_MEDIA_SYNC_MAX_PIXELS") or 1_000_000)
 try:
     _DEFAULT_STORAGE = media_storage.default_storage_setting(os.environ)
 except media_storage.StorageSettingError as _error:

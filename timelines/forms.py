@@ -11,6 +11,21 @@ def _visibility_field() -> forms.ChoiceField:
     return forms.ChoiceField(label="Visibility", choices=list(visibility.LABELS.items()), required=False)
 
 
+# A picture's focal point as Mastodon writes it ("x,y", each from -1 to 1, y up), in words: a menu works without
+# JavaScript and says what it does.
+FOCAL_POINTS = [
+    ("0,0", "The centre"),
+    ("0,1", "The top"),
+    ("0,-1", "The bottom"),
+    ("-1,0", "The left side"),
+    ("1,0", "The right side"),
+    ("-1,1", "The top left corner"),
+    ("1,1", "The top right corner"),
+    ("-1,-1", "The bottom left corner"),
+    ("1,-1", "The bottom right corner"),
+]
+
+
 class PostForm(forms.Form):
     message = forms.CharField(
         label="What's happening?",
@@ -82,8 +97,15 @@ class ProfileForm(forms.Form):
     avatar = forms.FileField(
         label="Avatar",
         required=False,
-        help_text="A square picture (JPEG, PNG, GIF or WebP), cropped around its centre. Shown beside your posts.",
+        help_text="A square picture (JPEG, PNG, GIF or WebP), cropped around the part you keep below. Shown beside "
+        "your posts.",
         widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/gif,image/webp"}),
+    )
+    avatar_focus = forms.ChoiceField(
+        label="Avatar: part to keep",
+        choices=FOCAL_POINTS,
+        required=False,
+        help_text="Where the square is cut from a picture that is not square (its focal point).",
     )
     remove_avatar = forms.BooleanField(label="Remove avatar", required=False)
     header = forms.FileField(
@@ -91,6 +113,12 @@ class ProfileForm(forms.Form):
         required=False,
         help_text="A wide picture across the top of your profile (3:1).",
         widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/gif,image/webp"}),
+    )
+    header_focus = forms.ChoiceField(
+        label="Header: part to keep",
+        choices=FOCAL_POINTS,
+        required=False,
+        help_text="Where the 3:1 band is cut from the picture (its focal point).",
     )
     remove_header = forms.BooleanField(label="Remove header", required=False)
     default_visibility = forms.ChoiceField(

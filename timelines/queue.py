@@ -193,6 +193,16 @@ def enqueue_media_cleanup(*, more: bool = False) -> None:
     _enqueue("clean_media", job_id=job_id, description="delete uploads never posted", kwargs={})
 
 
+def enqueue_media_processing(*, media_id: int) -> None:
+    """Queue the processing of a large upload (``services.media_jobs.process``), once per upload."""
+    _enqueue(
+        "process_media",
+        job_id=f"process-media-{media_id}",
+        description=f"process upload {media_id}",
+        kwargs={"media_id": media_id},
+    )
+
+
 # --- refills -------------------------------------------------------------------------------------------
 
 

@@ -106,6 +106,16 @@ class MediaItem:
     def preview_url(self) -> str:
         return self.remote_url or f"/media/{self.token}/preview"
 
+    @property
+    def focus_class(self) -> str:
+        """CSS classes placing the focal point of a preview the grid crops (``object-position`` in steps of 10%,
+        through ``--fx``/``--fy`` in site.css: the CSP allows no inline style). Empty for the centre."""
+        if not (self.focus_x or self.focus_y):
+            return ""
+        x = round(min(1.0, max(0.0, (self.focus_x + 1) / 2)) * 10)
+        y = round(min(1.0, max(0.0, (1 - self.focus_y) / 2)) * 10)
+        return f"fx-{x} fy-{y}"
+
     def as_stored(self) -> dict[str, Any]:
         stored = {
             "id": self.id,

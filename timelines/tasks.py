@@ -8,7 +8,7 @@ retries and uniqueness.
 from __future__ import annotations
 
 from timelines import limits
-from timelines.services import cleanup, delivery, erasure, idle, lists, moderation, pictures, refill
+from timelines.services import cleanup, delivery, erasure, idle, lists, media_jobs, moderation, pictures, refill
 
 
 def deliver(
@@ -85,3 +85,8 @@ def sweep_idle(*, shard: int, started: float) -> int:
 def clean_media() -> int:
     """Delete the uploads nobody posted within a day (a batch; the batch queues the next when there is more)."""
     return pictures.clean_up_media()
+
+
+def process_media(*, media_id: int) -> str | None:
+    """Process a large upload, then publish the post box's post that waits for it, if any."""
+    return media_jobs.process(media_id=media_id)

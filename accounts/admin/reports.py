@@ -189,5 +189,30 @@ def _post_list(statuses: Sequence[tuple[int, Status | None]], *, excerpt: bool) 
             continue
         text = Truncator(status.message).chars(EXCERPT_CHARS) if excerpt else status.message
         link = _post_link(status)
-        items.append(format_html('<li><a href="{}">#{} @{}</a> {}</li>', link, status_id, status.login, text))
+        images = "" if excerpt else _images(status)
+        items.append(format_html('<li><a href="{}">#{} @{}</a> {}{}</li>', link, status_id, status.login, text, images))
     return format_html('<ul class="reported-posts">{}</ul>', format_html_join("", "{}", ((item,) for item in items)))
+
+
+def _images(status: Status) -> SafeString | str:
+    """A reported post's previews, each with its Remove image link (the post stays; ``statuses.remove_image``)."""
+    if not status.media:
+        return ""
+    links = (
+        (
+            item.url,
+            item.preview_url,
+            item.description,
+            reverse("admin:moderation_remove_image", kwargs={"status_id": status.id, "media_id": item.id}),
+        )
+        for item in status.media
+    )
+    return format_html(
+        '<span class="status-media">{}</span>',
+        format_html_join(
+            " ",
+            '<a href="{}"><img src="{}" alt="{}" width="64" height="64" loading="lazy"></a> '
+            '<a href="{}" class="deletelink">Remove image</a>',
+            links,
+        ),
+    )

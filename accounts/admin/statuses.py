@@ -41,6 +41,11 @@ def register(site: Any) -> None:
     site.register_page(
         "moderation/statuses/<int:status_id>/remove/", remove_status, url_name="moderation_remove_status"
     )
+    site.register_page(
+        "moderation/statuses/<int:status_id>/images/<int:media_id>/remove/",
+        remove_image,
+        url_name="moderation_remove_image",
+    )
 
 
 def _row(status: Status, state: str, back: str) -> dict[str, Any]:
@@ -50,7 +55,19 @@ def _row(status: Status, state: str, back: str) -> dict[str, Any]:
         "login": status.login,
         "name": status.name,
         "message": status.message,
-        "media": status.media,
+        "media": [
+            {
+                "id": item.id,
+                "url": item.url,
+                "preview_url": item.preview_url,
+                "description": item.description,
+                "remove_url": reverse(
+                    "admin:moderation_remove_image", kwargs={"status_id": status.id, "media_id": item.id}
+                )
+                + f"?{urlencode({'next': back})}",
+            }
+            for item in status.media
+        ],
         "posted": datetime.fromtimestamp(status.posted, tz=UTC),
         "replies": status.reply_count,
         "reposts": status.repost_count,
@@ -121,5 +138,41 @@ def remove_status(request: HttpRequest, status_id: int) -> HttpResponse:
         "row": _row(status, "", back),
         "form": form,
         "next": back,
+    }
+    return TemplateResponse(request, "admin/moderation/remove_status.html", context, status=400 if form.errors else 200)
+
+
+def remove_image(request: HttpRequest, status_id: int, media_id: int) -> HttpResponse:
+    """The Remove image form: the post, the image, a required reason, and Remove image; the post stays."""
+    if not request.user.has_perm(PERMISSION):
+        raise PermissionDenied
+    status = moderated_statuses.get_statuses_by_id(status_ids=[status_id]).get(status_id)
+    if status is None or media_id not in {item.id for item in status.media}:
+        raise Http404("No such image.")
+    back = redirects.next_url(request, reverse("admin:moderation_statuses"))
+    form = ReasonForm(
+        request.POST if request.method == "POST" else None,
+        help_text="Required. Kept in the moderation log with the author's account.",
+    )
+    if form.is_valid():
+        try:
+            moderation.remove_image(
+                moderator=request.user, status_id=status_id, media_id=media_id, reason=form.cleaned_data["reason"]
+            )
+        except moderation.ModerationError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"Removed an image of post #{status_id} by @{status.login}.")
+            return HttpResponseRedirect(back)
+    row = _row(status, "", back)
+    context = {
+        **admin.site.each_context(request),
+        "title": f"Remove an image of post #{status_id}",
+        "row": {**row, "media": [item for item in row["media"] if item["id"] == media_id]},
+        "form": form,
+        "next": back,
+        "explanation": "Only this image is removed: the post stays. The image is gone from the post, its edit "
+        "history, live pages and the streams, and its file stops loading at once.",
+        "action_label": "Remove image",
     }
     return TemplateResponse(request, "admin/moderation/remove_status.html", context, status=400 if form.errors else 200)

@@ -15,7 +15,22 @@ def _size(width: int, height: int) -> dict[str, Any]:
     return {"width": width, "height": height, "size": f"{width}x{height}", "aspect": width / height if height else 1}
 
 
-def media_attachment(request: HttpRequest, item: MediaItem) -> dict[str, Any]:
+def media_attachment(request: HttpRequest, item: MediaItem, *, ready: bool = True) -> dict[str, Any]:
+    """The entity; ``ready`` False for an upload still processing: ``url`` and ``preview_url`` null (Mastodon's
+    way of saying so), ``meta`` the upload's own size, no blurhash yet."""
+    if not ready:
+        return {
+            "id": str(item.id),
+            "type": item.type,
+            "url": None,
+            "preview_url": None,
+            "remote_url": None,
+            "preview_remote_url": None,
+            "text_url": None,
+            "meta": {"original": _size(item.width, item.height), "focus": {"x": item.focus_x, "y": item.focus_y}},
+            "description": item.description or None,
+            "blurhash": None,
+        }
     remote = item.remote_url or None  # another server's image: its own address, no copy here
     return {
         "id": str(item.id),

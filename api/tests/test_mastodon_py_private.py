@@ -51,8 +51,10 @@ def test_mastodon_py_reads_marks_and_pages_conversations(site):
     for login in ("cara", "dino", "emil", "fay"):
         person(login)
     cara = log_in(site, "cara", ["read", "write"])
-    talks = [log_in(site, login, ["read", "write"]).status_post(f"@cara hi from {login}", visibility="direct")
-             for login in ("dino", "emil", "fay")]
+    talks = [
+        log_in(site, login, ["read", "write"]).status_post(f"@cara hi from {login}", visibility="direct")
+        for login in ("dino", "emil", "fay")
+    ]
     first = cara.conversations(limit=2)
     assert [c["last_status"]["id"] for c in first] == [talks[2]["id"], talks[1]["id"]]
     assert all(c["unread"] for c in first) and first[0]["accounts"][0]["acct"] == "fay"

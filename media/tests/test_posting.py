@@ -150,16 +150,21 @@ def test_a_refused_post_keeps_none_of_its_uploaded_images():
     assert Attachment.objects.count() == 0 and stored_files() == []
 
 
-def test_a_sensitive_post_hides_its_images_behind_a_button():
+def test_a_sensitive_post_hides_its_images_in_a_details_that_opens_without_javascript():
     client, _ = logged_in("alice")
     assert (
         _compose(client, [(images.jpeg(), "Something graphic")], message="careful", sensitive="on").status_code == 302
     )
     html = client.get("/").content.decode()
-    assert "Show sensitive content" in html
-    items = re.search(r'<div class="media-items"([^>]*)>', html)
-    assert items is not None and "hidden" in items.group(1)
-    assert 'class="blurred"' in html
+    found = re.search(
+        r'<details class="sensitive-media">\s*<summary class="sensitive-summary">(.*?)</summary>(.*?)</details>',
+        html,
+        re.S,
+    )
+    assert found is not None
+    summary, hidden = found.groups()
+    assert "Show sensitive content" in summary and 'class="blurred"' in summary
+    assert 'alt="Something graphic"' in hidden and "Something graphic" not in summary
 
 
 def test_a_home_page_of_image_posts_costs_what_a_page_without_images_costs():

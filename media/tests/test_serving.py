@@ -83,3 +83,23 @@ def test_with_accel_redirect_the_proxy_sends_the_file_after_the_check(settings):
     assert response["X-Accel-Redirect"] == f"/protected-media/{picture.original}"
     assert response["Content-Type"] == "image/jpeg" and response["X-Content-Type-Options"] == "nosniff"
     assert "X-Accel-Redirect" not in Client().get(f"/media/{picture.token}/original")  # a 404 names nothing
+
+
+def test_a_direct_messages_images_load_for_its_participants_only_even_with_the_url():
+    """A direct post's image URL is not a capability: a follower, a stranger or a logged-out visitor who has the
+    URL gets 404; the sender and the people the message reaches get the file, as long as they may see it."""
+    alice, alice_uid = _client("alice")
+    bob, _ = _client("bob")
+    carol, carol_uid = _client("carol")
+    timelines.follow_user(uid=carol_uid, other_uid=alice_uid)  # a follower is not a participant
+    picture = services.upload(owner=alice_uid, data=images.jpeg(), description="just for bob")
+    status_id = timelines.post_status(uid=alice_uid, message="@bob look", visibility="direct", media_ids=[picture.pk])
+    for variant in ("original", "preview"):
+        url = f"/media/{picture.token}/{variant}"
+        assert alice.get(url).status_code == 200
+        response = bob.get(url)
+        assert response.status_code == 200 and response["Cache-Control"].startswith("private")
+        assert carol.get(url).status_code == 404
+        assert Client().get(url).status_code == 404
+    timelines.delete_status(uid=alice_uid, status_id=status_id)
+    assert bob.get(f"/media/{picture.token}/preview").status_code == 404

@@ -2,7 +2,7 @@
  * sensitive post's blurred copies too, and the post box sends its files and descriptions in one form).
  *  - a full image opens in a modal dialog over the page; Escape, the Close button or a click outside closes it
  *    and focus goes back to the preview;
- *  - "Show sensitive content" swaps the blurred cover for the images;
+ *  - "Show sensitive content" (a <details>, which opens without JavaScript) moves focus to the first image;
  *  - the post box: each chosen image (picked, dropped on the box or pasted into it) gets a preview, a "Describe
  *    this image" box and a Remove button.
  * Clicks are caught on the document, so posts added later (live, "Load more") work the same.
@@ -59,23 +59,20 @@
 
   document.addEventListener("click", function (event) {
     if (event.defaultPrevented || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    var reveal = closest(event.target, "[data-show-sensitive]");
-    if (reveal) {
-      var grid = closest(reveal, "[data-media]");
-      var items = grid && grid.querySelector("[data-sensitive]");
-      if (items) items.hidden = false;
-      var cover = closest(reveal, "[data-sensitive-cover]");
-      if (cover) cover.remove();
-      var first = items && items.querySelector("a");
-      if (first) first.focus();
-      return;
-    }
     var link = closest(event.target, "a[data-media-full]");
     if (link && typeof HTMLDialogElement === "function") {
       event.preventDefault();
       openViewer(link);
     }
   });
+
+  // The summary that was focused disappears once its <details> opens: focus goes to the first image instead.
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!details.classList || !details.classList.contains("sensitive-media") || !details.open) return;
+    var first = details.querySelector(".media-items a");
+    if (first) first.focus();
+  }, true);
 
   /* --- the post box's images -------------------------------------------------------------------------- */
 
@@ -151,14 +148,27 @@
         });
       }
 
+      var error = box.querySelector("[data-media-error]");
+      var maxBytes = parseInt(box.dataset.maxBytes, 10) || 0;
+
       function add(files) {
-        // A new choice adds to the images already chosen, up to four; anything but an image is left out.
+        // A new choice adds to the images already chosen, up to four; anything but an image is left out, and a
+        // file over the size limit is refused here, named, instead of being sent to be refused by the server.
+        var tooLarge = [];
         files.forEach(function (file) {
           if (!/^image\//.test(file.type)) return;
+          if (maxBytes && file.size > maxBytes) {
+            tooLarge.push(file.name);
+            return;
+          }
           if (chosen.length < MAX_IMAGES && chosen.every(function (item) { return item.file !== file; })) {
             chosen.push({ file: file, description: "", url: URL.createObjectURL(file) });
           }
         });
+        if (error) {
+          error.textContent = tooLarge.length ? tooLarge.join(", ") + ": " + box.dataset.tooLarge : "";
+          error.hidden = !tooLarge.length;
+        }
         sync();
         render();
       }

@@ -102,7 +102,7 @@ def edit_status(
                     uid,
                     expected_edits=int(old.get("edits") or 0),
                     fields=new,
-                    replaced_version=_version(old),
+                    replaced_version=version_of(old),
                     edited_at=edited_at,
                 )
                 if outcome != store.edits.EDITED:
@@ -136,7 +136,7 @@ def _edited_fields(old: Mapping[str, str], message: str) -> dict[str, str]:
     }
 
 
-def _version(old: Mapping[str, str]) -> str:
+def version_of(old: Mapping[str, str]) -> str:
     """The JSON of the version an edit replaces, as ``keys.status_versions`` keeps it."""
     since = old.get("edited_at") or old["posted"]
     logins = [login for _, login in mention_pairs(old.get("mentions"))]

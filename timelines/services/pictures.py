@@ -129,17 +129,17 @@ def delete_media(*, status_id: int) -> int:
     return media_services.delete_for_status(status_id)
 
 
-def set_picture(*, uid: int, kind: str, data: bytes | None) -> str:
-    """Give ``uid`` a new avatar or header (``kind``) from uploaded ``data``, or remove it (None); returns the new
-    URL token ("" for none). The user hash keeps the token (a reference to the SQL record and its files); the
-    picture replaced is deleted. Raises ``InvalidMedia`` (the image refused: nothing changes) or
-    ``UnknownUser``."""
+def set_picture(*, uid: int, kind: str, data: bytes | None, focus: str | None = None) -> str:
+    """Give ``uid`` a new avatar or header (``kind``) from uploaded ``data``, cropped around ``focus`` (Mastodon's
+    "x,y"; the centre when None), or remove it (None); returns the new URL token ("" for none). The user hash
+    keeps the token (a reference to the SQL record and its files); the picture replaced is deleted. Raises
+    ``InvalidMedia`` (the image refused: nothing changes) or ``UnknownUser``."""
     if kind not in PICTURES:
         raise ValueError(kind)
     token = ""
     if data is not None:
         try:
-            token = media_services.upload(owner=uid, data=data, kind=kind).token
+            token = media_services.upload(owner=uid, data=data, kind=kind, focus=focus).token
         except InvalidImage as error:
             raise exceptions.InvalidMedia(error.message) from None
     old = store.profiles.update_user(uid, {kind: token})

@@ -164,6 +164,17 @@ def _fields(
     return {**fields, "posted": posted}
 
 
+def check_post(*, uid: int, message: str, in_reply_to: int | None = None, visibility: str | None = None) -> None:
+    """The refusals of ``post_status`` (with images) that need no write: the text, the level's name, and the
+    post a reply answers (gone or hidden: ``StatusNotFound``). For a post kept until its images are processed,
+    so that these are answered at once rather than lost in a job."""
+    clean_message(message, allow_empty=True)
+    if visibility is not None and visibility not in visibilities.LEVELS:
+        raise exceptions.InvalidVisibility()
+    if in_reply_to is not None:
+        _parent(uid, in_reply_to)
+
+
 def post_status(
     *,
     uid: int,

@@ -73,3 +73,19 @@ def repair_versions(status_id: int) -> None:
     _script("repair_versions")(
         keys=[keys.status(status_id), keys.status_versions(status_id)], args=[limits.MAX_STATUS_VERSIONS - 1]
     )
+
+
+REMOVED = "removed"
+
+
+def remove_media(
+    status_id: int, *, expected_edits: int, media: str, replaced_version: str, versions: Sequence[str]
+) -> tuple[str, int]:
+    """Rewrite the images of ``status_id`` to ``media`` ("" for none) and its earlier ``versions`` (the list as
+    read, newest first, each rewritten by the caller), pushing ``replaced_version`` as an edit does, if its
+    ``edits`` is still ``expected_edits``. Returns (``REMOVED``, edits now), or (``MISSING`` or ``CONFLICT``,
+    0) with nothing written. One script (``scripts/remove_media.lua``)."""
+    args: list[str | int] = [expected_edits, limits.MAX_STATUS_VERSIONS - 1, "media", media, replaced_version]
+    args.extend(versions)
+    reply = _script("remove_media")(keys=[keys.status(status_id), keys.status_versions(status_id)], args=args)
+    return str(reply[0]), int(reply[1]) if len(reply) > 1 else 0

@@ -15,7 +15,7 @@ from timelines.forms import ReplyForm
 from timelines.records import Status
 from timelines.templatetags.timeline_format import status_url
 from timelines.views.params import announce, query_int, viewer_uid, wants_fragment
-from timelines.views.post_box import post_with_images
+from timelines.views.post_box import WAITING, WAITING_MESSAGE, post_with_images
 from timelines.views.visibility_menu import menu
 
 THREAD_PAGE_SIZE = limits.DEFAULT_PAGE_SIZE
@@ -89,6 +89,12 @@ def reply(request: HttpRequest, login: str, status_id: int) -> HttpResponse:
             reply_id = post_with_images(request, form, in_reply_to=status.id)
         except exceptions.StatusNotFound:
             raise Http404(exceptions.STATUS_NOT_FOUND) from None
+        if reply_id == WAITING:
+            if wants_fragment(request):
+                context = {"form": ReplyForm(), "reply_to": status, **menu(me=me, replying_to=status)}
+                return announce(render(request, "timelines/_reply_form.html", context), WAITING_MESSAGE)
+            messages.info(request, WAITING_MESSAGE)
+            return redirect(status_url(status.login, status.id))
         if reply_id is not None:
             if wants_fragment(request):
                 posted = selectors.get_status(status_id=reply_id)

@@ -14,7 +14,7 @@ from socialsite import ratelimits
 from timelines import limits, selectors
 from timelines.forms import PostForm
 from timelines.views.params import announce, query_int, wants_fragment
-from timelines.views.post_box import post_with_images
+from timelines.views.post_box import WAITING, WAITING_MESSAGE, post_with_images
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
 from timelines.views.visibility_menu import menu
 
@@ -78,6 +78,11 @@ def compose(request: HttpRequest) -> HttpResponse:
     form = PostForm(request.POST)
     if form.is_valid():
         status_id = post_with_images(request, form)
+        if status_id == WAITING:
+            if wants_fragment(request):
+                return announce(_compose_fragment(request, PostForm(), focus=True), WAITING_MESSAGE)
+            messages.info(request, WAITING_MESSAGE)
+            return redirect("timelines:home")
         if status_id is not None:
             if wants_fragment(request):
                 response = _compose_fragment(

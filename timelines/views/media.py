@@ -73,7 +73,7 @@ def _filesystem() -> bool:
 @require_safe
 def serve(request: HttpRequest, token: str, variant: str) -> HttpResponse:
     attachment = Attachment.objects.filter(token=token).first() if variant in VARIANTS else None
-    if attachment is None:
+    if attachment is None or not attachment.ready:  # a processing upload has no file yet (never its source)
         raise Http404()
     if not may_view(attachment, viewer_uid(request)) and not (attachment.status_id and _moderates(request)):
         raise Http404()

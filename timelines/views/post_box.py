@@ -12,6 +12,11 @@ from media import limits as media_limits
 from media import services as media_services
 from media.processing import InvalidImage
 from timelines import exceptions, services
+from timelines.services import media_jobs
+
+# What ``post_with_images`` returns for a post that waits for its images' processing (no status id yet).
+WAITING = 0
+WAITING_MESSAGE = "Your post will appear as soon as its images are processed."
 
 
 def images_of(request: HttpRequest) -> list[tuple[bytes, str]]:
@@ -31,14 +36,34 @@ def images_of(request: HttpRequest) -> list[tuple[bytes, str]]:
 def post_with_images(request: HttpRequest, form: forms.Form, **post: Any) -> int | None:
     """Store the box's images and post (``services.post_status`` with ``post``); None with the form's errors set
     when something was refused, in which case no image is left stored. ``StatusNotFound`` (the post a reply
-    answers is gone or hidden) is the caller's to answer."""
+    answers is gone or hidden) is the caller's to answer. ``WAITING`` when an image is large: it is checked now and
+    processed by a job, and the post is published once its images are ready (``services.media_jobs``)."""
     uid = request.user.uid
     try:
-        uploaded = media_services.upload_many(owner=uid, items=images_of(request))
+        uploaded = media_services.upload_many(owner=uid, items=images_of(request), defer=True)
     except (InvalidImage, media_services.InvalidMedia) as error:
         form.add_error(None, error.message)
         return None
     media_ids = [picture.pk for picture in uploaded]
+    if any(not picture.ready for picture in uploaded):
+        fields = {
+            "message": form.cleaned_data["message"],
+            "visibility": form.cleaned_data["visibility"] or None,
+            "sensitive": form.cleaned_data["sensitive"],
+            **post,
+        }
+        kept = False
+        try:
+            media_jobs.post_when_ready(uid=uid, media_ids=media_ids, fields=fields)
+            kept = True
+        except (exceptions.InvalidMessage, exceptions.InvalidStatusData) as error:
+            form.add_error("message", error.message)
+        except exceptions.InvalidVisibility as error:
+            form.add_error("visibility", error.message)
+        finally:
+            if not kept:
+                media_services.discard(owner=uid, media_ids=media_ids)
+        return WAITING if kept else None
     try:
         return services.post_status(
             uid=uid,

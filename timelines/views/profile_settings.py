@@ -63,7 +63,8 @@ def _pictures_saved(uid: int, form: ProfileForm) -> bool:
             if upload:
                 if upload.size > media_limits.max_upload_bytes():
                     raise exceptions.InvalidMedia(media_limits.too_large_message())
-                set_picture(uid=uid, kind=kind, data=upload.read())
+                focus = form.cleaned_data.get(f"{kind}_focus") or None
+                set_picture(uid=uid, kind=kind, data=upload.read(), focus=focus)
             elif form.cleaned_data.get(f"remove_{kind}"):
                 set_picture(uid=uid, kind=kind, data=None)
         except exceptions.InvalidMedia as error:

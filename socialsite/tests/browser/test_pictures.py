@@ -6,14 +6,19 @@ sensitive content"."""
 from __future__ import annotations
 
 import base64
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import Page, expect
 
 from media.tests import images
+from socialsite import testing
 from socialsite.tests.browser.conftest import screenshot_dir
 from socialsite.tests.browser.test_site import article, post_from, sign_up_in
 
@@ -86,6 +91,52 @@ def test_images_with_alt_texts_reach_an_open_home_live_and_open_full_size(
     expect(post.get_by_role("link", name="A flag, half blue and half red")).to_be_focused()
 
 
+def run_worker_with_the_sites_database() -> None:
+    """Drain the job queue with a real worker process seeing the test's database (as the daphne under test does)."""
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env["DATABASE_URL"] = testing.database_url()
+    done = subprocess.run(
+        [sys.executable, str(settings.BASE_DIR / "manage.py"), "rqworker", "--burst", "default"],
+        env=env,
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_a_large_image_is_processed_by_a_job_and_the_post_arrives_live_when_ready(
+    open_page: Callable[..., Page], tmp_path: Path
+):
+    alice, bob = open_page(), open_page()
+    sign_up_in(alice, "alice", "Alice Liddell")
+    sign_up_in(bob, "bob", "Bob Builder")
+    bob.goto("/@alice")
+    bob.get_by_role("button", name="Follow", exact=True).click()
+    expect(bob.get_by_role("button", name="Unfollow", exact=True)).to_be_visible()
+    bob.goto("/")
+    bob.evaluate("window.stillTheSamePage = true")
+
+    harbour = tmp_path / "harbour.jpg"
+    harbour.write_bytes(images.jpeg((1300, 900)))  # 1.17 megapixels: over SOCIALSITE_MEDIA_SYNC_MAX_PIXELS
+    alice.goto("/")
+    alice.get_by_label("Add images").set_input_files([harbour])
+    alice.get_by_role("textbox", name="Describe this image").fill("A wide harbour")
+    alice.get_by_role("textbox", name="What's happening?").fill("Harbour at dawn")
+    alice.get_by_role("button", name="Post", exact=True).click()
+    expect(alice.get_by_text("Your post will appear as soon as its images are processed.")).to_be_visible()
+    expect(bob.get_by_text("Harbour at dawn")).to_have_count(0)
+
+    run_worker_with_the_sites_database()
+    post = article(bob, "Harbour at dawn")
+    image = post.get_by_role("img", name="A wide harbour")
+    expect(image).to_be_visible()
+    expect(image).to_have_js_property("naturalWidth", 640)
+    assert bob.evaluate("window.stillTheSamePage === true")  # arrived live, no reload
+
+
 def test_a_sensitive_image_is_hidden_until_show_sensitive_content(open_page: Callable[..., Page], tmp_path: Path):
     alice = open_page()
     sign_up_in(alice, "alice", "Alice Liddell")
@@ -99,12 +150,43 @@ def test_a_sensitive_image_is_hidden_until_show_sensitive_content(open_page: Cal
     alice.goto("/")
     post = article(alice, "Careful with this one")
     image = post.get_by_role("img", name="Something graphic")
-    expect(post.get_by_role("button", name="Show sensitive content")).to_be_visible()
+    reveal = post.get_by_text("Show sensitive content")
+    expect(reveal).to_be_visible()
     expect(image).to_be_hidden()
     alice.screenshot(path=screenshot_dir() / "pictures-sensitive.png")
-    post.get_by_role("button", name="Show sensitive content").click()
+    reveal.click()
     expect(image).to_be_visible()
-    expect(post.get_by_role("button", name="Show sensitive content")).to_have_count(0)
+    expect(reveal).to_be_hidden()
+    expect(post.get_by_role("link", name="Something graphic")).to_be_focused()
+
+
+def test_a_file_over_the_limit_is_refused_in_the_post_box_before_it_is_sent(
+    open_page: Callable[..., Page], tmp_path: Path
+):
+    alice = open_page()
+    sign_up_in(alice, "alice", "Alice Liddell")
+    big = tmp_path / "huge.jpg"
+    big.write_bytes(b"\xff\xd8" + bytes(11 * 1024 * 1024))
+    flag = picture_files(tmp_path)[0]
+    alice.get_by_label("Add images").set_input_files([big, flag])
+    expect(alice.get_by_role("alert")).to_have_text("huge.jpg: Images may be at most 10 MB.")
+    expect(alice.get_by_role("textbox", name="Describe this image")).to_have_count(1)  # the flag only
+
+
+def test_show_sensitive_content_works_without_javascript(open_page: Callable[..., Page], tmp_path: Path):
+    """The same post with JavaScript off: the <details> opens from the keyboard, no script needed."""
+    alice = open_page(javascript=False)
+    sign_up_in(alice, "alice", "Alice Liddell")
+    alice.get_by_label("Add images").set_input_files([picture_files(tmp_path)[0]])
+    alice.get_by_role("checkbox", name="Sensitive").check()
+    alice.get_by_role("textbox", name="What's happening?").fill("Careful, no script")
+    alice.get_by_role("button", name="Post", exact=True).click()
+    post = article(alice, "Careful, no script")
+    image = post.locator(".media-items img")
+    expect(image).to_be_hidden()
+    post.locator("summary", has_text="Show sensitive content").focus()
+    alice.keyboard.press("Enter")
+    expect(image).to_be_visible()
 
 
 def test_an_avatar_set_in_the_settings_shows_on_her_posts(open_page: Callable[..., Page], tmp_path: Path):
