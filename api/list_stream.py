@@ -18,7 +18,17 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from api.errors import INVALID_TOKEN, NOT_FOUND
-from api.streaming import OPENING, SSE_HEADERS, MastodonEncoder, Origin, header, take_place, token_text, viewer
+from api.streaming import (
+    OPENING,
+    SSE_HEADERS,
+    MastodonEncoder,
+    Origin,
+    Prepared,
+    header,
+    take_place,
+    token_text,
+    viewer,
+)
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import events, matching, writer
 from streaming.flow import RAW_SEND
@@ -92,6 +102,8 @@ async def _serve(
     hub = get_hub()
 
     def matches(event: dict[str, Any]) -> bool:
+        if isinstance(event, Prepared):
+            return True  # a status this stream's encoder shaped with the person's flags
         if not events.is_status(event):
             if getattr(event, "type", None) == timeline_events.USER_SUSPENDED and str(event.get("uid")) == str(uid):
                 subscription.cut_off(SUSPENDED)
@@ -106,7 +118,10 @@ async def _serve(
         maxsize=settings.STREAMING_QUEUE_SIZE,
         public=False,
     )
-    origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}")
+    origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}", uid)
+
+    encoder = MastodonEncoder(uid, origin)
+    encoder.attach(subscription)  # the person's flags on reposts and edits come back as ready events
 
     async def preamble() -> list[bytes]:
         return [OPENING]
@@ -116,7 +131,7 @@ async def _serve(
         receive,
         hub=hub,
         subscription=subscription,
-        encoder=MastodonEncoder(uid, origin),
+        encoder=encoder,
         headers=SSE_HEADERS,
         preamble=preamble,
         extra=taken.keep,

@@ -26,7 +26,9 @@ def follow_tag(*, uid: int, tag: str) -> bool:
     interrupted between its two single-slot steps. Raises ``InvalidTag`` or ``TooManyFollowedTags``
     (``MAX_FOLLOWED_TAGS``). Two round trips."""
     name = clean_tag(tag)
-    added = store.followed_tags.follow_tag(uid, name, time.time(), limit=limits.MAX_FOLLOWED_TAGS)
+    # Whole microseconds, so a page's cursor (the API's ids) gives back the very score.
+    when = round(time.time() * 1_000_000) / 1_000_000
+    added = store.followed_tags.follow_tag(uid, name, when, limit=limits.MAX_FOLLOWED_TAGS)
     if added < 0:
         raise exceptions.TooManyFollowedTags()
     return added == 1

@@ -50,6 +50,7 @@ from timelines.store import (
     timelines,
     unfollows,
     users,
+    viewer_flags,
 )
 
 __all__ = [
@@ -82,4 +83,5 @@ __all__ = [
     "timelines",
     "unfollows",
     "users",
+    "viewer_flags",
 ]
