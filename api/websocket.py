@@ -5,7 +5,9 @@ event arrives as ``{"stream": ["user"], "event": "update", "payload": "<the Stat
 
 Every subscription runs the matching server-sent-events stream (``api.streaming``, ``api.public_streams``) and
 passes its events on: the same authentication, subscription, policy and cut-offs, never a second
-implementation. The token comes by ``Authorization`` header, ``?access_token=`` or ``Sec-WebSocket-Protocol``
+implementation. Everything sent leaves through one bounded queue per connection, written out while the client reads
+(``api.websocket_flow``): a client that stops reading is closed with 1013 rather than grow the server. The token
+comes by ``Authorization`` header, ``?access_token=`` or ``Sec-WebSocket-Protocol``
 (the protocol is then accepted back, as Mastodon does); a bad one closes the handshake.
 """
 
@@ -26,6 +28,7 @@ from api.errors import INVALID_TOKEN
 from api.list_stream import list_stream
 from api.public_streams import hashtag, public
 from api.streaming import header, notification_stream, token_text, user_stream, viewer
+from api.websocket_flow import TRY_AGAIN_LATER, Outbox, websocket_flow_for
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -58,19 +61,30 @@ def _token(scope: dict[str, Any]) -> tuple[str | None, bool]:
 class Connection:
     def __init__(self, scope: dict[str, Any], send: Any, token: str) -> None:
         self.scope = scope
-        self.raw_send = send
         self.token = token
-        self.lock = asyncio.Lock()
         self.streams: dict[tuple[str, ...], tuple[asyncio.Task[None], asyncio.Event]] = {}
+        # Every message leaves through one bounded queue, written out while the client reads (api.websocket_flow).
+        self.flow = websocket_flow_for(send)
+        self.outbox = Outbox(send, self.flow)
+        self.closing: asyncio.Task[None] | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
-        async with self.lock:
-            await self.raw_send({"type": "websocket.send", "text": json.dumps(message, separators=(",", ":"))})
+        if not self.outbox.put(json.dumps(message, separators=(",", ":"))) and self.closing is None:
+            # The client stopped reading: its streams end now, and the connection closes (or is aborted).
+            self.closing = asyncio.ensure_future(self.cut_off())
+
+    async def cut_off(self) -> None:
+        logger.info("Closed a streaming WebSocket whose client fell behind.")
+        for _, stop in self.streams.values():
+            stop.set()
+        await self.outbox.close(TRY_AGAIN_LATER)
 
     async def error(self, text: str, status: int = 400) -> None:
         await self.send({"error": text, "status": status})
 
     async def handle(self, message: dict[str, Any]) -> None:
+        if self.outbox.cut_off:
+            return
         kind, stream = message.get("type"), message.get("stream")
         if kind not in ("subscribe", "unsubscribe") or not isinstance(stream, str):
             await self.error("Unknown message type")
@@ -190,6 +204,7 @@ async def websocket_stream(scope: dict[str, Any], receive: Any, send: Any) -> No
         return
     await send({"type": "websocket.accept", **({"subprotocol": raw} if as_protocol else {})})
     connection = Connection(scope, send, raw)
+    writing = asyncio.ensure_future(connection.outbox.run())
     try:
         initial = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         if initial.get("stream"):
@@ -222,3 +237,5 @@ async def websocket_stream(scope: dict[str, Any], receive: Any, send: Any) -> No
             await connection.handle(parsed)
     finally:
         await connection.close()
+        writing.cancel()
+        connection.flow.release()
