@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
@@ -47,6 +48,8 @@ STREAMS: dict[str, Callable[..., Any]] = {
 }
 MAX_SUBSCRIPTIONS = 20
 MAX_MESSAGE_BYTES = 4096
+# Events framed lately, by stream and bytes: every client of an event gets the same (a burst is a few hundred).
+FRAMED_CACHE_SIZE = 512
 
 
 def _token(scope: dict[str, Any]) -> tuple[str | None, bool]:
@@ -69,7 +72,10 @@ class Connection:
         self.closing: asyncio.Task[None] | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
-        if not self.outbox.put(json.dumps(message, separators=(",", ":"))) and self.closing is None:
+        await self.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def send_text(self, text: str) -> None:
+        if not self.outbox.put(text) and self.closing is None:
             # The client stopped reading: its streams end now, and the connection closes (or is aborted).
             self.closing = asyncio.ensure_future(self.cut_off())
 
@@ -172,6 +178,12 @@ class Connection:
             await self.error("The stream is unavailable right now", 503)
 
     async def frames(self, body: bytes, names: list[str], state: dict[str, Any]) -> None:
+        if not state["buffer"] and not state["event"] and body.endswith(b"\n\n"):
+            # Whole events, as the streams write them: the same bytes go to every client of an event, so their
+            # messages are made once per process (``_framed``) rather than parsed and encoded for each.
+            for text in _framed(tuple(names), body):
+                await self.send_text(text)
+            return
         *lines, state["buffer"] = (state["buffer"] + body).split(b"\n")
         for line in lines:
             text = line.decode("utf-8", "replace")
@@ -185,6 +197,23 @@ class Connection:
                 continue
             name, _, value = text.partition(": ")
             state["event"][name] = value
+
+
+@lru_cache(maxsize=FRAMED_CACHE_SIZE)
+def _framed(names: tuple[str, ...], body: bytes) -> tuple[str, ...]:
+    """The WebSocket messages of whole server-sent events ``body`` of the stream ``names``, in order."""
+    messages = []
+    for block in body.split(b"\n\n"):
+        event: dict[str, str] = {}
+        for line in block.split(b"\n"):
+            text = line.decode("utf-8", "replace")
+            if text and not text.startswith(":"):
+                name, _, value = text.partition(": ")
+                event[name] = value
+        if "event" in event:
+            message = {"stream": list(names), "event": event["event"], "payload": event.get("data", "")}
+            messages.append(json.dumps(message, separators=(",", ":")))
+    return tuple(messages)
 
 
 async def websocket_stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
