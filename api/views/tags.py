@@ -54,7 +54,7 @@ def _seconds(cursor: int | None) -> float | None:
 @endpoint("GET", scopes={"GET": "read:follows"})
 def followed_tags(request: HttpRequest) -> Any:
     viewer = request.viewer_uid  # type: ignore[attr-defined]
-    limit = limit_param(request, maximum=200)
+    limit = limit_param(request, default=100, maximum=200)  # Mastodon's for this list
     before = _seconds(id_param(request, "max_id"))
     newer_than = _seconds(id_param(request, "min_id"))
     if newer_than is not None:

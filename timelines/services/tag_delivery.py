@@ -60,6 +60,8 @@ def tag_pass(*, kind: str, status_id: int, uid: int, tag: str, cursor: Cursor) -
     if not stored:
         return 0
     status = typed(dict(stored))
+    if status.get("repost_of") or visibilities.of_status(status) != visibilities.PUBLIC:
+        return 0  # judged as stored, never by what the job carries
     tags = text.tags(str(status.get("message") or ""))
     if tag not in tags or not targets:
         return len(targets)
