@@ -2,9 +2,10 @@
 
 Each action has its own permission on the ``User`` model (``accounts.suspend_account``, ...), checked by
 ``accounts.moderation`` for every caller (the admin, the ``moderate`` command); a superuser has them all. The
-"Moderators" group can view accounts, reports and the audit log and take every action, but cannot add,
-change or delete accounts in the admin. The data migration ``0004_moderators_group`` creates the group;
-``manage.py setup_moderators`` puts it back as defined here and adds people to it.
+"Moderators" group can view accounts, reports and the audit log, take every action and manage other servers'
+domain blocks, but cannot add, change or delete accounts in the admin. The data migration
+``0004_moderators_group`` creates the group; ``manage.py setup_moderators`` puts it back as defined here and adds
+people to it.
 """
 
 from __future__ import annotations
@@ -23,12 +24,21 @@ DELETE_ACCOUNT = "accounts.delete_account"
 RESOLVE_REPORT = "accounts.resolve_report"
 ACTIONS = (SUSPEND, LIMIT, REMOVE_POST, DELETE_ACCOUNT, RESOLVE_REPORT)
 
+# Other servers' blocks (federation's ``DomainBlock``, its migration 0002 grants them to the group).
+DOMAIN_BLOCKS = (
+    "federation.view_domainblock",
+    "federation.add_domainblock",
+    "federation.change_domainblock",
+    "federation.delete_domainblock",
+)
+
 # Everything the group holds: view accounts, reports and the audit log, and act. Never add/change/delete_user.
 MODERATOR_PERMISSIONS = (
     "accounts.view_user",
     "accounts.view_report",
     "admin.view_logentry",
     *ACTIONS,
+    *DOMAIN_BLOCKS,
 )
 
 

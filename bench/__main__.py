@@ -32,7 +32,10 @@ SCENARIOS = (
     "pulled",
     "capacity",
     "media",
+    "failover",
 )
+# Run only when named (``--only chaos``): they take minutes and kill processes.
+OPT_IN = ("chaos",)
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -93,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--smoke", action="store_true", help="tiny sizes: proves every scenario runs, measures nothing (the tests)"
     )
-    parser.add_argument("--only", nargs="+", choices=SCENARIOS, help="run only these scenarios")
+    parser.add_argument("--only", nargs="+", choices=SCENARIOS + OPT_IN, help="run only these (chaos: only so)")
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"where to write results (default {RESULTS})")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
     parser.add_argument("--use-redis-url", action="store_true", help="run on REDIS_URL's server and FLUSH it")
@@ -129,7 +132,9 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
     from bench.scenarios import (
         api,
         capacity,
+        chaos,
         exercises,
+        failover,
         follow,
         home_read,
         http,
@@ -163,6 +168,8 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         "pulled": pulled,
         "capacity": capacity,
         "media": media,
+        "failover": failover,
+        "chaos": chaos,
     }
     rows = []
     started = time.perf_counter()

@@ -15,7 +15,7 @@ direct     the people mentioned                  (none)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,7 +23,7 @@ from api.entities.common import _html
 from federation import contexts, identities
 from timelines import text
 from timelines import visibility as visibilities
-from timelines.records import Status, User
+from timelines.records import MediaItem, Status, User
 
 
 def iso(timestamp: float) -> str:
@@ -89,11 +89,32 @@ def addressing(*, level: str, followers: str, mentioned: Sequence[str]) -> tuple
     return mentioned, []
 
 
+def attachment(item: MediaItem, *, media_type: str) -> dict[str, Any]:
+    """The ``Document`` of one image of a local post, as Mastodon sends it: its URL, type, alt text (``name``),
+    blurhash, size and focal point."""
+    document: dict[str, Any] = {
+        "type": "Document",
+        "mediaType": media_type,
+        "url": identities.base() + item.url,
+        "name": item.description or None,
+        "blurhash": item.blurhash or None,
+        "width": item.width,
+        "height": item.height,
+        "focalPoint": [item.focus_x, item.focus_y],
+    }
+    return document
+
+
 def note(
-    status: Status, *, mentioned: Sequence[tuple[str, str]] = (), in_reply_to: str | None = None
+    status: Status,
+    *,
+    mentioned: Sequence[tuple[str, str]] = (),
+    in_reply_to: str | None = None,
+    media_types: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """The ``Note`` of local ``status``. ``mentioned``: (actor URI, acct) of the people it mentions;
-    ``in_reply_to``: the URI of the post it answers."""
+    ``in_reply_to``: the URI of the post it answers; ``media_types``: the content type of each of its images by
+    id (``image/jpeg`` when unknown)."""
     base = identities.base()
     to, cc = addressing(
         level=status.visibility,
@@ -114,9 +135,13 @@ def note(
         "to": to,
         "cc": cc,
         "inReplyTo": in_reply_to,
-        "sensitive": False,
+        "sensitive": bool(status.sensitive),
         "tag": tags,
-        "attachment": [],
+        "attachment": [
+            attachment(item, media_type=(media_types or {}).get(item.id, "image/jpeg"))
+            for item in status.media
+            if not item.remote_url
+        ],
     }
     if status.edited_at:
         document["updated"] = iso(status.edited_at)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from federation.services import actors, outbound
+from federation.services import actor_changes, actors, mentions, outbound
 from timelines import hooks
 
 
@@ -16,3 +16,6 @@ def register_all() -> None:
     hooks.register("status_liked", outbound.status_liked)
     hooks.register("resolve_account", actors.resolve_account_uid)
     hooks.register("follow_request_answered", outbound.follow_request_answered)
+    hooks.register("look_up_accounts", mentions.look_up_accounts)
+    hooks.register("profile_changed", actor_changes.profile_changed)
+    hooks.register("account_deleted", actor_changes.account_deleted)

@@ -11,6 +11,10 @@ own keys (``user:{uid}``, ``status:{id}``, ``followers:{uid}``...); these only i
 - ``ap:failing:{<domain>}`` (string): when deliveries to another server began to fail without a success since
   (epoch seconds); past ``UNAVAILABLE_AFTER_SECONDS`` the server counts as unavailable and gets no deliveries until
   it is heard from again. ``GET ap:failing:{social.example}`` -> ``"1764000000.5"``.
+- ``ap:failures:{<domain>}`` (string): how many deliveries to another server failed since its last success
+  (reset by a success). ``GET ap:failures:{social.example}`` -> ``"4"``.
+- ``ap:succeeded:{<domain>}`` (string): when another server last took a delivery or was heard from (epoch
+  seconds), for the admin's Federation page. The three server keys share the domain's hash tag (one slot).
 - ``ap:seen:{<sha1 of activity id>}`` (string with a TTL): an incoming activity already processed
   (``SEEN_SECONDS``), so a redelivered one changes nothing.
 """
@@ -46,3 +50,11 @@ def follow_requests(uid: int) -> str:
 
 def failing_since(domain: str) -> str:
     return f"ap:failing:{{{domain.lower()}}}"
+
+
+def failures(domain: str) -> str:
+    return f"ap:failures:{{{domain.lower()}}}"
+
+
+def succeeded(domain: str) -> str:
+    return f"ap:succeeded:{{{domain.lower()}}}"

@@ -1,8 +1,10 @@
-"""What federation keeps in SQL: this server's key pairs and what it knows of other servers' actors.
+"""What federation keeps in SQL: this server's key pairs, what it knows of other servers' actors, and the
+moderators' domain blocks.
 
-Neither mirrors Redis data. A ``KeyPair`` is a secret (DESIGN.md: secrets never go to Redis); a ``RemoteActor``
+None mirrors Redis data. A ``KeyPair`` is a secret (DESIGN.md: secrets never go to Redis); a ``RemoteActor``
 is the delivery address book of a remote account (inbox, shared inbox, public key) whose profile lives in Redis
-under ``uid`` like any account's.
+under ``uid`` like any account's; a ``DomainBlock`` is a moderation decision about a whole server, which
+``federation.services.domain_blocks`` turns into the account flags the per-recipient policy reads.
 """
 
 from __future__ import annotations
@@ -38,6 +40,14 @@ class RemoteActor(models.Model):
     key_id = models.URLField(max_length=2048, unique=True)
     public_key_pem = models.TextField()
     fetched = models.DateTimeField(auto_now=True)
+    also_known_as = models.JSONField(
+        default=list, blank=True, help_text="The actor's other addresses (alsoKnownAs), which a Move must name."
+    )
+    domain_flag = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text="The moderation flag (suspended, limited) a block of the account's domain set, lifted with it.",
+    )
 
     def __str__(self) -> str:
         return f"{self.username}@{self.domain}"
@@ -46,3 +56,28 @@ class RemoteActor(models.Model):
     def delivery_inbox(self) -> str:
         """Where activities for this actor go: its server's shared inbox when it has one."""
         return self.shared_inbox or self.inbox
+
+
+class DomainBlock(models.Model):
+    """A moderators' decision about another server (Mastodon's domain blocks). It covers the domain and its
+    subdomains. ``suspend``: nothing comes in (its signed activities are refused, its documents never fetched)
+    and nothing goes out, and its accounts are suspended here; ``silence``: its accounts are limited (their posts
+    reach only their followers here); ``noop``: neither, for ``reject_media`` alone (its pictures are not shown)."""
+
+    class Severity(models.TextChoices):
+        SUSPEND = "suspend", "Suspend"
+        SILENCE = "silence", "Silence"
+        NOOP = "noop", "None (reject media only)"
+
+    domain = models.CharField(max_length=255, unique=True)
+    severity = models.CharField(max_length=16, choices=Severity.choices, default=Severity.SUSPEND)
+    reject_media = models.BooleanField(default=False, help_text="Show none of its pictures.")
+    reason = models.TextField(help_text="Why: kept with the block and written in the audit log.")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("domain",)
+
+    def __str__(self) -> str:
+        return f"{self.domain} ({self.get_severity_display()})"

@@ -5,6 +5,8 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
 - ``enqueue_fanout``: a local status (or its deletion) going to the remote audience: one job reads the remote
   followers and queues one delivery per inbox.
 - ``enqueue_backfill``: the latest public posts of a remote account just found, from its outbox.
+- ``enqueue_actor_update``: the Update of a local account's actor after its profile changed.
+- ``enqueue_lookup``: an account of another server a post mentions, unknown here: WebFinger and its actor.
 - ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
   so a repeated fan-out never sends twice; retried with exponential backoff over about four and a half days
   (``DELIVERY_RETRY_INTERVALS``; Mastodon retries 16 times over about three days). The retries need a worker with
@@ -87,6 +89,29 @@ def enqueue_backfill(*, uid: int) -> None:
         "backfill",
         job_id=f"ap-backfill-{uid}",
         description=f"fetch the latest posts of remote account {uid}",
+        kwargs={"uid": uid},
+        retry=INBOUND_RETRIES,
+    )
+
+
+def enqueue_lookup(*, acct: str) -> None:
+    """Look up ``login@domain`` on its server and record it (one job per account at a time)."""
+    _enqueue(
+        "look_up",
+        job_id=f"ap-lookup-{_digest(acct.lower())}",
+        description=f"look up {acct[:300]}",
+        kwargs={"acct": acct},
+        retry=INBOUND_RETRIES[:1],
+    )
+
+
+def enqueue_actor_update(*, uid: int) -> None:
+    """Send the Update of local ``uid``'s actor, as it is when the job runs (a burst of edits sends one or
+    two: the job id is per account while one waits)."""
+    _enqueue(
+        "actor_update",
+        job_id=f"ap-actor-update-{uid}",
+        description=f"federate the profile of account {uid}",
         kwargs={"uid": uid},
         retry=INBOUND_RETRIES,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from federation.services import actors, inbound, outbound, remote_statuses
+from federation.services import actor_changes, actors, inbound, outbound, remote_statuses
 
 
 def process_inbound(*, activity: dict[str, Any], actor: str) -> str:
@@ -22,3 +22,11 @@ def deliver(*, inbox: str, activity: dict[str, Any], signer: int) -> int:
 def backfill(*, uid: int) -> int:
     actor = actors.actor_by_uid(uid)
     return remote_statuses.backfill(author=actor) if actor is not None else 0
+
+
+def look_up(*, acct: str) -> int | None:
+    return actors.resolve_account_uid(acct)
+
+
+def actor_update(*, uid: int) -> int:
+    return actor_changes.send_update(uid=uid)

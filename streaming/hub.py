@@ -23,7 +23,8 @@ reading; on daphne that takes ``streaming.flow``, because daphne's ``send`` neve
 subscription removes it at once; when the last one closes, the hub stops reading and drops its Redis
 connection. If the connection dies (Redis restarted, the subscriber killed) or stops answering (an idle
 connection's PING goes unanswered), the hub reconnects with a short backoff, never blocking the event loop, and
-carries on; events published while it was away are lost, as pub/sub is at-most-once by nature.
+carries on (on a Redis Cluster, to the next node ``REDIS_CLUSTER_URL`` names, so a primary killed and failed over
+does not silence it); events published while it was away are lost, as pub/sub is at-most-once by nature.
 
 Every event is put to the per-recipient policy (``timelines.policy``) once for the public
 (``recipient=None``), before any subscription sees it; subscriptions are public by default and are offered only
@@ -280,12 +281,13 @@ class Hub:
         moment, redis-py turns the pair into a timeout and returns None. Left running, the old reader would
         dispatch every event a second time beside the reader the next ``subscribe`` starts."""
         delay = RECONNECT_MIN_SECONDS
+        attempt = 0  # on a cluster, each reconnection tries the next node named (a failed-over primary stays dead)
         while True:
             client = pubsub = None
             try:
                 # The client is only built here (no I/O, never starts a server); asyncio.timeout raises TimeoutError,
                 # an OSError, so a server that accepts but does not answer counts as lost, like one that refuses.
-                client = get_async_redis(subscriber=True)
+                client = get_async_redis(subscriber=True, attempt=attempt)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 async with asyncio.timeout(HANDSHAKE_TIMEOUT_SECONDS):
                     await pubsub.subscribe(self.channel)
@@ -334,6 +336,7 @@ class Hub:
             except (RedisError, OSError) as error:
                 self.connected.clear()
                 self.stats.reconnects += 1
+                attempt += 1
                 logger.warning("Stream subscriber lost Redis (%s); reconnecting in %.1fs.", error, delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RECONNECT_MAX_SECONDS)

@@ -16,6 +16,11 @@ change that is already made: it queues its work (RQ) and returns.
   stored fields are given;
 - ``follow_request_answered(uid, requester_uid, approved)``: ``uid`` approved or rejected a request to follow
   them (the requester's server is told when it is another server's account);
+- ``look_up_accounts(accts)``: a post mentions these ``login@domain`` accounts of other servers, unknown here
+  (look them up, in a job);
+- ``profile_changed(uid)``: a local account's name, bio or privacy changed (tell the servers that follow it);
+- ``account_deleted(uid)``: a local account is about to be erased (tell the servers that know it, while its
+  follows are still there);
 - ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
   when it is not known yet (search), or None.
 """
@@ -38,6 +43,9 @@ NAMES = frozenset(
         "follow_request_answered",
         "status_edited",
         "status_liked",
+        "look_up_accounts",
+        "profile_changed",
+        "account_deleted",
     }
 )
 
@@ -92,3 +100,18 @@ def status_edited(fields: Mapping[str, Any]) -> None:
 def status_liked(*, uid: int, fields: Mapping[str, Any], liked: bool) -> None:
     if hook := _registered.get("status_liked"):
         hook(uid=uid, fields=fields, liked=liked)
+
+
+def look_up_accounts(accts: list[str]) -> None:
+    if hook := _registered.get("look_up_accounts"):
+        hook(accts)
+
+
+def profile_changed(*, uid: int) -> None:
+    if hook := _registered.get("profile_changed"):
+        hook(uid=uid)
+
+
+def account_deleted(*, uid: int) -> None:
+    if hook := _registered.get("account_deleted"):
+        hook(uid=uid)

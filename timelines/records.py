@@ -95,17 +95,19 @@ class MediaItem:
     focus_x: float = 0.0
     focus_y: float = 0.0
     type: str = "image"
+    # Another server's image (a remote post's attachment): its address there, which pages link to; no file here.
+    remote_url: str = ""
 
     @property
     def url(self) -> str:
-        return f"/media/{self.token}/original"
+        return self.remote_url or f"/media/{self.token}/original"
 
     @property
     def preview_url(self) -> str:
-        return f"/media/{self.token}/preview"
+        return self.remote_url or f"/media/{self.token}/preview"
 
     def as_stored(self) -> dict[str, Any]:
-        return {
+        stored = {
             "id": self.id,
             "token": self.token,
             "w": self.width,
@@ -116,6 +118,9 @@ class MediaItem:
             "blurhash": self.blurhash,
             "focus": [self.focus_x, self.focus_y],
         }
+        if self.remote_url:
+            stored["remote"] = self.remote_url
+        return stored
 
     @classmethod
     def from_stored(cls, item: Mapping[str, Any]) -> MediaItem:
@@ -131,6 +136,7 @@ class MediaItem:
             blurhash=str(item.get("blurhash") or ""),
             focus_x=float(focus[0]),
             focus_y=float(focus[1]),
+            remote_url=str(item.get("remote") or ""),
         )
 
 

@@ -7,7 +7,8 @@ the tag that is indexed, and a word a search finds is a word the ``track`` filte
 - a link is ``http://`` or ``https://`` up to whitespace, without trailing punctuation (``.,;:!?`` and a closing
   bracket or quote that was not opened inside it);
 - a mention is ``@login`` (letters, digits, ``_``; up to ``MAX_LOGIN_LENGTH``) not preceded by a word
-  character, ``@`` or ``/`` (so ``me@example.com`` is no mention);
+  character, ``@`` or ``/`` (so ``me@example.com`` is no mention), or ``@login@domain`` for an account of another
+  server (a domain with at least one dot, and maybe a port; the mention is ``login@domain``, lowercased);
 - a tag is ``#`` then letters, digits and ``_`` (any script), not preceded by a word character or ``&``, and
   not made of digits only (``#1`` is a number, as on Mastodon); tags compare lowercased;
 - words are lowercased, split on whitespace, with surrounding punctuation stripped and inner punctuation kept
@@ -29,7 +30,10 @@ MAX_TAGS = 10
 MAX_TAG_LENGTH = 100
 
 _URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
-_MENTION = re.compile(rf"(?<![\w@/])@([A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}})(?![\w@])")
+_MENTION = re.compile(
+    rf"(?<![\w@/])@([A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}}"
+    r"(?:@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))+(?::[0-9]{1,5})?)?)(?![\w@])"
+)
 _TAG = re.compile(rf"(?<![\w&#/])#(\w{{1,{MAX_TAG_LENGTH}}})")
 _TRAILING = ".,;:!?"
 _PAIRS = {")": "(", "]": "[", "}": "{", "'": "'", '"': '"'}
@@ -41,7 +45,8 @@ SURROUNDING = "\"'`.,;:!?()[]{}<>«»\u201c\u201d\u2018\u2019\u2026-\u2013\u2014
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """A piece of a post's text: ``kind`` is ``"text"``, ``"url"``, ``"mention"`` (value: the login as typed)
+    """A piece of a post's text: ``kind`` is ``"text"``, ``"url"``, ``"mention"`` (value: the login, or
+    ``login@domain``, as typed)
     or ``"tag"`` (value: the tag as typed, without ``#``)."""
 
     kind: str
@@ -75,8 +80,14 @@ def _is_tag(name: str) -> bool:
     return not name.isdigit()
 
 
+def is_remote_mention(login: str) -> bool:
+    """Whether a mention (``mentioned_logins``) names another server's account (``login@domain``)."""
+    return "@" in login
+
+
 def mentioned_logins(text: str) -> list[str]:
-    """The logins ``text`` mentions, lowercased, in order of first mention, at most ``MAX_MENTIONS``."""
+    """The logins ``text`` mentions (``login@domain`` for other servers' accounts), lowercased, in order of
+    first mention, at most ``MAX_MENTIONS``."""
     links = _links(text)
     found: dict[str, None] = {}
     for match in _MENTION.finditer(text):

@@ -16,12 +16,13 @@ def _size(width: int, height: int) -> dict[str, Any]:
 
 
 def media_attachment(request: HttpRequest, item: MediaItem) -> dict[str, Any]:
+    remote = item.remote_url or None  # another server's image: its own address, no copy here
     return {
         "id": str(item.id),
         "type": item.type,
-        "url": absolute(request, item.url),
-        "preview_url": absolute(request, item.preview_url),
-        "remote_url": None,
+        "url": remote or absolute(request, item.url),
+        "preview_url": remote or absolute(request, item.preview_url),
+        "remote_url": remote,
         "preview_remote_url": None,
         "text_url": None,
         "meta": {

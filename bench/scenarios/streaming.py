@@ -228,7 +228,7 @@ def run(ctx: Context) -> list[Row]:
     cookies, viewers = _viewers(ctx, live_author, live_clients)
     tokens = _tokens(viewers)
     # On a cluster the raw subscribers listen on a node of it, as the site's subscriber does.
-    raw_url = os.environ.get("REDIS_CLUSTER_URL") or os.environ["REDIS_URL"]
+    raw_url = (os.environ.get("REDIS_CLUSTER_URL") or os.environ["REDIS_URL"]).split(",")[0]  # the first node named
     raw = ["--kind", "redis", "--redis-url", raw_url, "--channel", keys.STREAM_CHANNEL]
     rows: list[Row] = []
     # Same secret key as this process, so the session cookies made here are valid there.

@@ -41,7 +41,7 @@ def test_quick_benchmark_prints_a_table_and_writes_json(tmp_path):
         env=env,
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=600,  # a busy 2-core machine (two suites side by side) can take minutes; normally ~1
         check=False,
     )
     assert result.returncode == 0, result.stderr[-3000:]

@@ -17,13 +17,14 @@ from django.utils import timezone
 
 from federation import client, identities, queue
 from federation.models import RemoteActor
-from federation.services import remote_statuses
+from federation.services import domain_blocks, remote_statuses
 from timelines import exceptions, services, store
 from timelines.validation import clean_domain
 
 REFRESH_SECONDS = 24 * 3600
 ACTOR_TYPES = frozenset({"Person", "Service", "Application", "Group", "Organization"})
 MAX_SUMMARY = 500
+MAX_ALIASES = 10
 
 
 class ActorError(Exception):
@@ -45,6 +46,8 @@ def webfinger(acct: str) -> str:
     login, _, domain = acct.partition("@")
     if not login or not domain:
         raise ActorError(f"{acct!r} is not login@domain")
+    if domain_blocks.is_suspended(domain):
+        raise ActorError(f"{domain} is blocked")
     scheme = "http" if client.insecure() else "https"
     url = f"{scheme}://{domain}/.well-known/webfinger?resource={quote('acct:' + login + '@' + domain)}"
     try:
@@ -69,7 +72,13 @@ def _text(html: str) -> str:
 
 def fetch_actor(uri: str) -> RemoteActor:
     """Fetch the actor at ``uri`` and record it (a new account, or an update of one known). Raises
-    ``ActorError``."""
+    ``ActorError``; nothing is fetched from a suspended domain."""
+    try:
+        domain = domain_of(uri)
+    except ValueError:
+        raise ActorError("not a URL") from None
+    if domain_blocks.is_suspended(domain):
+        raise ActorError(f"{domain} is blocked")
     try:
         document = client.fetch_object(uri)
     except client.FetchError as error:
@@ -124,6 +133,7 @@ def record_actor(document: dict[str, Any]) -> RemoteActor:
         "url": document.get("url") if isinstance(document.get("url"), str) else uri,
         "key_id": key_id,
         "public_key_pem": pem,
+        "also_known_as": _aliases(document.get("alsoKnownAs")),
     }
     known = RemoteActor.objects.filter(uri=uri).first()
     if known is not None:
@@ -140,7 +150,15 @@ def record_actor(document: dict[str, Any]) -> RemoteActor:
         if actor is None:
             raise ActorError("the actor's key is already another actor's") from None
     store.users.write_user(actor.uid, {"bio": _text(str(document.get("summary") or ""))})
+    # An account of a blocked server is suspended or limited from the start, as the block's others are.
+    domain_blocks.apply_to_actor(actor)
     return actor
+
+
+def _aliases(value: Any) -> list[str]:
+    """An actor's ``alsoKnownAs``: its other addresses (at most ``MAX_ALIASES``)."""
+    value = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [item for item in value if isinstance(item, str) and len(item) <= 2048][:MAX_ALIASES]
 
 
 def _profile_uid(login: str, domain: str, name: str) -> int:
@@ -188,6 +206,8 @@ def resolve_acct(acct: str) -> RemoteActor:
     """The remote account ``login@domain``: known already, or found by WebFinger and fetched. Raises
     ``ActorError``."""
     login, _, domain = acct.strip().removeprefix("@").partition("@")
+    if domain_blocks.is_suspended(domain):
+        raise ActorError(f"{domain} is blocked")
     known = RemoteActor.objects.filter(username__iexact=login, domain=domain.lower()).first()
     if known is not None:
         return known
@@ -214,7 +234,10 @@ def resolve_account_uid(acct: str) -> int | None:
 
 def _account_at(url: str) -> int | None:
     """The uid of the remote actor whose document (or profile page, asked for ActivityPub) is at ``url``."""
-    if identities.is_local(url):
+    try:
+        if identities.is_local(url) or domain_blocks.is_suspended(domain_of(url)):
+            return None
+    except ValueError:
         return None
     known = RemoteActor.objects.filter(models.Q(uri=url) | models.Q(url=url)).first()
     if known is not None:

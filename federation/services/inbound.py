@@ -6,10 +6,11 @@ own Follow, an Accept only a follow request sent to it. Every activity is proces
 handler is idempotent besides, so a redelivered or retried activity changes nothing.
 
 Handled: Follow (accepted at once, or a request for a private account; a block answers Reject), Undo of a
-Follow, a Like or an Announce, Accept and Reject of our Follows, Create of a Note, Delete of a Note, Like and
+Follow, a Like, an Announce or a Block, Accept and Reject of our Follows, Create of a Note, Delete of a Note, Like and
 Announce of a post stored here (through the site's own like and repost services, so with their visibility rules
-and notifications), Update of the actor itself or of one of its posts (an edit). Other types the inbox accepts
-(Block, Flag, Move...) are acknowledged and ignored for now.
+and notifications), Update of the actor itself or of one of its posts (an edit); Block, Flag, Move and the Delete of
+the actor itself (``federation.services.inbound_moderation``). Other types the inbox accepts (Add, Remove...) are
+acknowledged and ignored for now.
 """
 
 from __future__ import annotations
@@ -20,16 +21,18 @@ from typing import Any
 
 from federation import client, identities, store
 from federation.models import RemoteActor
-from federation.services import actors, outbound, remote_statuses
+from federation.services import actors, domain_blocks, inbound_moderation, outbound, remote_statuses
 from timelines import exceptions, keys, services
 from timelines import store as timelines_store
 from timelines.services.follows import make_follow
 
 logger = logging.getLogger(__name__)
 
-HANDLED = frozenset({"Follow", "Undo", "Accept", "Reject", "Create", "Delete", "Like", "Announce", "Update"})
+HANDLED = frozenset(
+    {"Follow", "Undo", "Accept", "Reject", "Create", "Delete", "Like", "Announce", "Update", "Block", "Flag", "Move"}
+)
 # Accepted by the inbox but not acted on yet.
-IGNORED = frozenset({"Block", "Flag", "Move", "Add", "Remove", "EmojiReact"})
+IGNORED = frozenset({"Add", "Remove", "EmojiReact"})
 KNOWN = HANDLED | IGNORED
 
 
@@ -62,6 +65,8 @@ def process(*, activity: dict[str, Any], actor_uri: str) -> str:
     identifier = _id(activity) or ""
     if identifier and not store.claim_activity(identifier):
         return "duplicate"
+    if domain_blocks.is_suspended(actors.domain_of(actor_uri)):
+        return "blocked"  # queued before its server was suspended: nothing of it is taken
     try:
         actor = actors.actor_by_uri(actor_uri)
         store.note_success(actor.domain)  # heard from: available again, if it was not
@@ -88,6 +93,12 @@ def _dispatch(activity: dict[str, Any], actor: RemoteActor) -> str:
         return _react(activity, actor, like=kind == "Like", undo=False)
     if kind == "Update":
         return _update(activity, actor)
+    if kind == "Block":
+        return inbound_moderation.block(target=_id(activity.get("object")), actor=actor, undo=False)
+    if kind == "Flag":
+        return inbound_moderation.flag(activity=activity, actor=actor)
+    if kind == "Move":
+        return inbound_moderation.move(activity=activity, actor=actor)
     return "ignored"
 
 
@@ -117,6 +128,8 @@ def _undo(activity: dict[str, Any], actor: RemoteActor) -> str:
         return "ignored"
     if inner.get("type") in ("Like", "Announce"):
         return _react(inner, actor, like=inner["type"] == "Like", undo=True)
+    if inner.get("type") == "Block":
+        return inbound_moderation.block(target=_id(inner.get("object")), actor=actor, undo=True)
     if inner.get("type") != "Follow":
         return "ignored"
     local = _local_uid(_id(inner.get("object")))
@@ -166,7 +179,7 @@ def _delete(activity: dict[str, Any], actor: RemoteActor) -> str:
     if target is None:
         return "ignored"
     if target == actor.uri:
-        return "ignored"  # the account's deletion: not handled yet
+        return inbound_moderation.delete_actor(actor=actor)
     return "deleted" if remote_statuses.delete_note(uri=target, author=actor) else "unknown post"
 
 

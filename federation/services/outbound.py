@@ -5,8 +5,11 @@ audiences; when its author has remote followers it queues one fan-out job, which
 policy as local delivery (``timelines.policy``) which of them may receive it, and queues one signed POST per
 inbox, shared inboxes counted once. Public, unlisted and followers-only posts go to the followers whom the
 policy admits, and a reply or a repost of another server's post also to that post's author; a repost goes out as
-``Announce`` (its undoing as ``Undo``). Direct posts do not federate yet. A deletion goes to every inbox of the author's
-current remote followers.
+``Announce`` (its undoing as ``Undo``). The people of other servers a post mentions (``@login@domain``) get it too,
+when the policy lets them see it; a direct post goes to them alone. A mention of an account not known here yet is
+looked up by WebFinger in the fan-out job (never in the request), then stored with the post's mentions, tagged in
+the Note and delivered like the others. A deletion goes to every inbox of the author's current remote followers
+(and of the people it mentioned).
 
 Follows of remote accounts are requests until the remote server accepts (``timelines.services.follows``): the
 Follow is sent here, the Accept completes it in ``federation.services.inbound``.
@@ -14,18 +17,21 @@ Follow is sent here, the Accept completes it in ``federation.services.inbound``.
 
 from __future__ import annotations
 
+import html
 import logging
 import time
 from typing import Any
 
 from federation import client, contexts, documents, identities, keypairs, keys, queue, store
 from federation.models import RemoteActor
-from federation.services import actors
+from federation.services import actors, domain_blocks, mentions
+from media.models import Attachment
 from timelines import keys as timelines_keys
 from timelines import policy
 from timelines import store as timelines_store
 from timelines import visibility as visibilities
 from timelines.records import Status
+from timelines.templatetags.timeline_format import profile_url
 
 logger = logging.getLogger(__name__)
 
@@ -46,32 +52,44 @@ def _login(uid: int) -> str | None:
 # --- hooks (registered by federation.hooks) ---------------------------------------------------------------
 
 
+def _federates(fields: Any) -> bool:
+    """Whether a local status concerns anyone on another server: its author's remote followers (not for a
+    direct post), the remote author it answers or reposts, or the remote people it mentions."""
+    level = visibilities.of_status(fields)
+    if level == visibilities.DIRECT and not fields.get("repost_of"):
+        return bool(mentions.remote_mentions(fields) or mentions.unresolved(fields))
+    if level not in FEDERATED:
+        return False
+    return (
+        store.has_remote_followers(int(fields["uid"]))
+        or _remote_counterpart(fields) is not None
+        or bool(mentions.remote_mentions(fields) or mentions.unresolved(fields))
+    )
+
+
 def status_delivered(status: Any) -> None:
-    """Queue the remote fan-out of a new local status or repost, when its author has remote followers or it
-    answers (or reposts) another server's post."""
-    uid = int(status["uid"])
-    if status.get("uri") or visibilities.of_status(status) not in FEDERATED:
+    """Queue the remote fan-out of a new local status or repost, when its author has remote followers, it
+    answers (or reposts) another server's post, or it mentions people of other servers."""
+    if status.get("uri"):
         return  # another server's post, stored here (with its URI): its own server delivers it
-    if store.has_remote_followers(uid) or _remote_counterpart(status) is not None:
-        queue.enqueue_fanout(status_id=int(status["id"]), uid=uid)
+    if _federates(status):
+        queue.enqueue_fanout(status_id=int(status["id"]), uid=int(status["uid"]))
 
 
 def status_deleted(fields: Any) -> None:
     """Queue the remote fan-out of a deleted local status's ``Delete`` (an undone repost's ``Undo``)."""
-    uid = int(fields["uid"])
-    if fields.get("uri") or visibilities.of_status(fields) not in FEDERATED:
+    if fields.get("uri"):
         return
-    if store.has_remote_followers(uid) or _remote_counterpart(fields) is not None:
-        queue.enqueue_fanout(status_id=int(fields["id"]), uid=uid, deleted=dict(fields))
+    if _federates(fields):
+        queue.enqueue_fanout(status_id=int(fields["id"]), uid=int(fields["uid"]), deleted=dict(fields))
 
 
 def status_edited(fields: Any) -> None:
     """Queue the remote fan-out of an edited local status's ``Update``."""
-    uid = int(fields["uid"])
-    if fields.get("repost_of") or visibilities.of_status(fields) not in FEDERATED:
+    if fields.get("repost_of") or fields.get("uri"):
         return
-    if store.has_remote_followers(uid):
-        queue.enqueue_fanout(status_id=int(fields["id"]), uid=uid, version=int(fields.get("edits") or 1))
+    if _federates(fields):
+        queue.enqueue_fanout(status_id=int(fields["id"]), uid=int(fields["uid"]), version=int(fields.get("edits") or 1))
 
 
 def status_liked(*, uid: int, fields: Any, liked: bool) -> None:
@@ -181,14 +199,18 @@ def remote_audience(uid: int, item: policy.Item | None) -> list[int]:
 
 
 def inboxes_of(uids: list[int]) -> list[str]:
-    """The inboxes to reach ``uids``, each server's shared inbox once, leaving out servers that have failed every
-    delivery for ``UNAVAILABLE_AFTER_SECONDS`` (until they are heard from again)."""
+    """The inboxes to reach ``uids``, each server's shared inbox once, leaving out suspended servers (a domain
+    block) and servers that have failed every delivery for ``UNAVAILABLE_AFTER_SECONDS`` (until they are heard
+    from again)."""
     found = RemoteActor.objects.filter(uid__in=uids).only("inbox", "shared_inbox", "domain")
     inboxes = {actor.delivery_inbox: actor.domain for actor in found}
     domains = sorted(set(inboxes.values()))
     since = dict(zip(domains, store.failing_since(domains), strict=True))
     cutoff = time.time() - keys.UNAVAILABLE_AFTER_SECONDS
-    available = {domain for domain, started in since.items() if started is None or started > cutoff}
+    blocked = domain_blocks.suspended_domains(domains)
+    available = {
+        domain for domain, started in since.items() if (started is None or started > cutoff) and domain not in blocked
+    }
     return sorted(inbox for inbox, domain in inboxes.items() if domain in available)
 
 
@@ -209,7 +231,19 @@ def note_of(status: Status) -> dict[str, Any]:
         if answered is not None and all(uri != answered.uri for uri, _ in mentioned):
             # Another server's author is addressed and tagged, as Mastodon does for the author a reply answers.
             mentioned.append((answered.uri, f"{answered.username}@{answered.domain}"))
-    return documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to)
+    media_types = (
+        dict(Attachment.objects.filter(id__in=[item.id for item in status.media]).values_list("id", "content_type"))
+        if status.media
+        else {}
+    )
+    document = documents.note(status, mentioned=mentioned, in_reply_to=in_reply_to, media_types=media_types)
+    for uid in status.mentions:
+        remote = actors.actor_by_uid(uid)
+        if remote is not None:
+            # The text links a remote mention to its profile here; other servers expect its own page.
+            ours = html.escape(identities.base() + profile_url(f"{remote.username}@{remote.domain}".lower()))
+            document["content"] = document["content"].replace(f'href="{ours}"', f'href="{html.escape(remote.url)}"')
+    return document
 
 
 def _remote_counterpart(fields: Any) -> int | None:
@@ -259,13 +293,17 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
         audience = remote_audience(uid, None)
     elif deleted is not None:
         level = visibilities.of_status(deleted)
-        to, cc = documents.addressing(level=level, followers=identities.followers(login), mentioned=())
+        mentioned = mentions.remote_mentions(deleted)
+        uris = [remote.uri for remote in RemoteActor.objects.filter(uid__in=mentioned)]
+        to, cc = documents.addressing(level=level, followers=identities.followers(login), mentioned=uris)
         activity = documents.delete(actor=actor, object_uri=identities.status(login, status_id), to=to, cc=cc)
-        audience = remote_audience(uid, None)
+        audience = [] if level == visibilities.DIRECT else remote_audience(uid, None)
+        audience += [other for other in mentioned if other not in audience]
     else:
         fields = timelines_store.statuses.get_status(status_id)
         if not fields:
             return 0  # deleted meanwhile: its Delete follows
+        fields = mentions.resolve_mentions(status_id, fields)
         if fields.get("repost_of"):
             announce = _announce(login=login, repost_id=status_id, fields=fields)
             if announce is None:
@@ -276,11 +314,20 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
             status = Status.from_hash(fields)
             activity = (documents.update if version else documents.create)(note_of(status))
             item = policy.Item.of_status(status)
-        audience = remote_audience(uid, item)
+        direct = visibilities.of_status(fields) == visibilities.DIRECT and not fields.get("repost_of")
+        if direct:
+            # A message reaches the people it names as a notification does, never a feed.
+            item = policy.Item.of_status(fields, context=policy.NOTIFICATION)
+        audience = [] if direct else remote_audience(uid, item)
+        # The author answered or reposted, and the people mentioned, get it too when the policy lets them see
+        # it (a direct post: them alone).
         counterpart = _remote_counterpart(fields)
-        if counterpart is not None and counterpart not in audience:
-            # The author answered or reposted gets it too, when the policy lets them see it.
-            audience += policy.allowed_recipients(item=item, recipients=[counterpart])
+        extra = [
+            other
+            for other in dict.fromkeys([*([counterpart] if counterpart else []), *mentions.remote_mentions(fields)])
+            if other not in audience
+        ]
+        audience += policy.allowed_recipients(item=item, recipients=extra)
     if deleted is not None:
         counterpart = _remote_counterpart(deleted)
         if counterpart is not None and counterpart not in audience:
@@ -292,12 +339,15 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
 
 
 def deliver(*, inbox: str, activity: dict[str, Any], signer: int) -> int:
-    """POST ``activity`` to ``inbox``, signed by local ``signer``. Returns the status code; a server error, a
+    """POST ``activity`` to ``inbox``, signed by local ``signer``. Returns the status code (0: not sent, the
+    server is suspended by a domain block); a server error, a
     429 or a failure to connect raises ``DeliveryFailed`` so the job is retried; another 4xx is final (the
     inbox refused it) and is logged."""
     key_id = identities.key_id(str(activity["actor"]))
     keypairs.key_pair(signer)
     domain = actors.domain_of(inbox)
+    if domain_blocks.is_suspended(domain):
+        return 0  # suspended after this delivery was queued: nothing goes out to it
     try:
         status = client.post(inbox, activity, signer=signer, key_id=key_id)
     except client.FetchError as error:

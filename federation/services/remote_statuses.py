@@ -16,11 +16,14 @@ from typing import Any
 
 from federation import client, contexts, identities, store
 from federation.models import RemoteActor
-from timelines import events, text
+from federation.services import remote_media
+from timelines import events, exceptions, text
 from timelines import store as timelines_store
 from timelines import visibility as visibilities
+from timelines.records import mention_pairs, stored_media
 from timelines.services.activity import record_post
 from timelines.services.delivery import audience_keys, deliver_status
+from timelines.services.direct_messages import check_recipients
 from timelines.services.discovery import index_status
 from timelines.services.publishing import publish
 from timelines.services.statuses import delete_status
@@ -83,9 +86,12 @@ def local_status_id(uri: str) -> int | None:
     return store.object_status(uri)
 
 
-def _mentions(note: dict[str, Any]) -> str:
-    """``uid:login`` pairs of the local accounts the Note mentions."""
+def _mentions(note: dict[str, Any], author: RemoteActor) -> str:
+    """``uid:login`` pairs of the accounts the Note mentions that are known here: local ones, and other
+    servers' (``login@domain``) by their actor URI, so a direct message's participants are the same people on
+    every server. The author is left out."""
     pairs = []
+    remote_hrefs = []
     for tag in note.get("tag") or []:
         if not isinstance(tag, dict) or tag.get("type") != "Mention" or not isinstance(tag.get("href"), str):
             continue
@@ -94,8 +100,19 @@ def _mentions(note: dict[str, Any]) -> str:
             login = href.rstrip("/").rsplit("/@", 1)[-1]
             uid = timelines_store.users.get_uid_by_login(login.lower())
             if uid is not None:
-                pairs.append(f"{uid}:{login}")
-    return ",".join(dict.fromkeys(pairs))
+                fields = timelines_store.users.get_user(uid)
+                if fields and not fields.get("domain"):
+                    pairs.append(f"{uid}:{fields['login']}")
+        elif href != author.uri:
+            remote_hrefs.append(href)
+    if remote_hrefs:
+        known = RemoteActor.objects.filter(uri__in=remote_hrefs[: text.MAX_MENTIONS])
+        pairs += [f"{actor.uid}:{actor.username.lower()}@{actor.domain}" for actor in known]
+    return ",".join(list(dict.fromkeys(pairs))[: text.MAX_MENTIONS])
+
+
+def _local_recipients(mentions: str) -> dict[int, str]:
+    return {uid: login for uid, login in mention_pairs(mentions) if not text.is_remote_mention(login)}
 
 
 def _tags(note: dict[str, Any]) -> list[str]:
@@ -110,15 +127,27 @@ def _tags(note: dict[str, Any]) -> list[str]:
 
 def store_note(*, note: dict[str, Any], author: RemoteActor) -> int | None:
     """Store remote ``note`` by ``author`` and deliver it to local followers; returns its status id (the one
-    stored before, for a Note seen already), or None when it is not stored (a direct message, which does not
-    federate yet)."""
+    stored before, for a Note seen already), or None when it is not stored.
+
+    A direct Note is a direct message: it lands in the conversation of its author and the people it mentions
+    here (and notifies the local ones), under the same rules as a local message (``check_recipients``: a block,
+    a private account that does not follow its author); it names no local person, or is refused, and it is not
+    stored."""
     uri = note["id"]
     known = store.object_status(uri)
     if known is not None:
         return known
     level = visibility_of(note, author)
+    mentions = _mentions(note, author)
     if level == visibilities.DIRECT:
-        return None
+        local = _local_recipients(mentions)
+        if not local:
+            return None
+        recipients = [uid for uid, _ in mention_pairs(mentions)]
+        try:
+            check_recipients(author=author.uid, recipients=recipients, logins=local)
+        except (exceptions.CannotMessage, exceptions.TooManyRecipients):
+            return None
     profile, status_id, posted_micros = timelines_store.statuses.author_and_next_id(author.uid)
     if not profile:
         return None
@@ -147,14 +176,20 @@ def store_note(*, note: dict[str, Any], author: RemoteActor) -> int | None:
         fields["in_reply_to_uid"] = int(parent["uid"])
         fields["in_reply_to_login"] = parent["login"]
         fields["root"] = int(parent.get("root") or parent["id"])
-    mentions = _mentions(note)
     if mentions:
         fields["mentions"] = mentions
     tags = _tags(note)
     if tags:
         fields["tags"] = ",".join(tags)
+    images = remote_media.images_of(note, author)
+    if images:
+        fields["media"] = stored_media(images)
+        if note.get("sensitive") is True:
+            fields["sensitive"] = "1"
     if level != visibilities.PUBLIC:
         fields["visibility"] = level
+    if level == visibilities.DIRECT:
+        return _store_message(fields, parent=parent)
     try:
         added, first = timelines_store.statuses.write_to_profile(
             author.uid, status_id, fields, posted, then_read=audience_keys(author.uid)
@@ -177,6 +212,25 @@ def store_note(*, note: dict[str, Any], author: RemoteActor) -> int | None:
         errors = timelines_store.batch.execute(pipe)
     if errors:
         logger.warning("A remote post's search words, counters or event failed: %s", errors[0])
+    return status_id
+
+
+def _store_message(fields: dict[str, Any], *, parent: dict[str, str] | None) -> int:
+    """The rest of ``store_note`` for a direct message, as ``post_status`` does a local one: its hash, its place
+    in a thread, its conversation and notifications (``deliver_status``), the event; no profile, no home, no
+    search index."""
+    status_id, posted = int(fields["id"]), float(fields["posted"])
+    try:
+        timelines_store.statuses.write_status(status_id, fields)
+    except Exception:
+        store.release_object(str(fields["uri"]))
+        raise
+    if parent:
+        timelines_store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
+        timelines_store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
+    typed = {**fields, "posted": posted}
+    deliver_status(status=typed)
+    publish(events.status_created(typed))
     return status_id
 
 

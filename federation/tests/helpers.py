@@ -32,7 +32,7 @@ class Remote:
         return f"{self.uri}/followers"
 
 
-def remote_actor(login: str, domain: str = "remote.example") -> Remote:
+def remote_actor(login: str, domain: str = "remote.example", **fields: Any) -> Remote:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     pem = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
     uri = f"https://{domain}/users/{login}"
@@ -45,6 +45,7 @@ def remote_actor(login: str, domain: str = "remote.example") -> Remote:
         "followers": f"{uri}/followers",
         "endpoints": {"sharedInbox": f"https://{domain}/inbox"},
         "publicKey": {"id": f"{uri}#main-key", "owner": uri, "publicKeyPem": pem.decode()},
+        **fields,
     }
     return Remote(uri=uri, key=key, actor=actors.record_actor(document))
 

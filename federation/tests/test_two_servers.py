@@ -2,7 +2,8 @@
 
 Two socialsite servers (step 5 of issue 22): alice on A follows bob on B through search, WebFinger, Follow and
 Accept; bob's posts reach alice's home on A by their visibility, and never a non-follower; a deletion on B takes
-the post out of A.
+the post out of A. frank on A mentions dora on B (looked up by A's fan-out job) and they exchange direct messages,
+until A suspends B's domain: then nothing goes either way.
 
 Against an independent implementation: a peer written with Fedify (npm ``@fedify/fedify`` 1.5.9, which runs on
 Debian's Node 20, where 1.10 and 2.x need Node 22; ``fedify_peer/peer.js``, pinned by its lock file, installed by
@@ -165,6 +166,99 @@ def test_a_follow_across_servers_brings_posts_home_by_visibility(servers):
     # bob deletes his public post on B: it leaves alice's home on A.
     b.run(f"from timelines import services; services.delete_status(uid={bob}, status_id={public_id})")
     assert wait_until(lambda: a.home_of(alice) == ["Welcome, bob!", "Only for my followers"]), a.home_of(alice)
+
+
+IDLE = """
+from timelines.queue import get_queue
+queue = get_queue()
+print(queue.count + queue.started_job_registry.count)
+"""
+
+CONVERSATIONS = """
+from timelines import selectors
+for conversation in selectors.get_conversations(uid={uid}):
+    print(",".join(person.login for person in conversation.others), "|", conversation.last.message)
+"""
+
+NOTIFIED = """
+from timelines import selectors
+print(" ".join(f"{{n.kind}}:{{n.actor.login}}" for n in selectors.get_notifications(uid={uid})))
+"""
+
+
+def test_mentions_and_direct_messages_cross_servers_until_a_domain_block_stops_them(servers):
+    a, b = servers
+    (dora,) = (int(uid) for uid in b.run(SIGN_UP.format(logins=["dora"])).split())
+    frank, gina = (int(uid) for uid in a.run(SIGN_UP.format(logins=["frank", "gina"])).split())
+
+    # frank mentions dora, whom A does not know yet: A's fan-out job looks her up (WebFinger) and delivers to her.
+    a.run(f"from timelines import services; services.post_status(uid={frank}, message='Hi @dora@{b.domain}!')")
+    assert wait_until(lambda: f"mention:frank@{a.domain}" in b.run(NOTIFIED.format(uid=dora))), b.run(
+        NOTIFIED.format(uid=dora)
+    )
+    linked = a.run(
+        f"""
+        from timelines import selectors
+        status = selectors.get_status_messages(uid={frank}, timeline="profile", count=1)[0]
+        print(status.mention_logins)
+        """
+    )
+    assert f"dora@{b.domain}" in linked
+
+    # dora answers with a direct message: it lands in frank's conversations on A, nobody else's.
+    b.run(
+        f"""
+        from timelines import services
+        services.post_status(uid={dora}, message="@frank@{a.domain} just between us", visibility="direct")
+        """
+    )
+    expected = f"dora@{b.domain} | @frank@{a.domain} just between us"
+    assert wait_until(lambda: a.run(CONVERSATIONS.format(uid=frank)) == expected), a.run(
+        CONVERSATIONS.format(uid=frank)
+    )
+    assert a.run(CONVERSATIONS.format(uid=gina)) == ""
+    # frank answers in the conversation: the answer reaches dora's conversation on B.
+    a.run(
+        f"""
+        from timelines import selectors, services
+        conversation = selectors.get_conversations(uid={frank})[0]
+        services.send_message(uid={frank}, message="Likewise", conversation_id=conversation.id)
+        """
+    )
+    assert wait_until(lambda: "Likewise" in b.run(CONVERSATIONS.format(uid=dora))), b.run(
+        CONVERSATIONS.format(uid=dora)
+    )
+
+    told = b.run(NOTIFIED.format(uid=dora))  # the mention, then the message
+
+    # A's moderators suspend B: B's next message is refused at A's inbox, and nothing of A's goes to B.
+    a.run(
+        f"""
+        from accounts.models import User
+        from federation.services import domain_blocks
+        root = User.objects.create_superuser(username="root", password="a long enough password 42")
+        domain_blocks.block_domain(moderator=root, domain="{b.domain}", severity="suspend", reason="test")
+        """
+    )
+    b.run(
+        f"""
+        from timelines import services
+        services.post_status(uid={dora}, message="@frank@{a.domain} hello?", visibility="direct")
+        """
+    )
+    a.run(f"from timelines import services; services.post_status(uid={frank}, message='Still there @dora@{b.domain}?')")
+    assert wait_until(lambda: b.run(IDLE) == "0" and a.run(IDLE) == "0")
+    assert a.run(CONVERSATIONS.format(uid=frank)) == f"dora@{b.domain} | Likewise"
+    assert b.run(NOTIFIED.format(uid=dora)) == told
+    # Lifted, for the module's other tests (the servers are shared).
+    a.run(
+        f"""
+        from accounts.models import User
+        from federation.services import domain_blocks
+        root = User.objects.get(username="root")
+        assert domain_blocks.unblock_domain(moderator=root, domain="{b.domain}", reason="test over")
+        """
+    )
 
 
 def _install() -> Path:

@@ -6,6 +6,8 @@ from the actor that signed them; the work is done in an RQ job (``federation.ser
 - 401: no signature, a malformed, stale or wrong one, a key that cannot be found, or an activity whose actor is
   not the signer;
 - 400: a body that is not a JSON object, or an activity of a type nobody handles (``inbound.KNOWN``);
+- 403: an activity from a server under a suspending domain block (``federation.services.domain_blocks``),
+  refused before anything of it is fetched;
 - 429: more than ``RATE_LIMIT_INBOX_PER_SERVER`` activities from one server (``socialsite.ratelimits``).
 """
 
@@ -19,7 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from federation import queue, signatures
-from federation.services import actors, inbound
+from federation.services import actors, domain_blocks, inbound
 from federation.views.common import error
 from socialsite import ratelimits
 from timelines import exceptions, selectors
@@ -57,6 +59,17 @@ def _verified_actor(request: HttpRequest, body: bytes, signature: signatures.Sig
     raise signatures.SignatureError("the signature does not verify")
 
 
+def _from_suspended(*uris: str) -> bool:
+    """Whether any of ``uris`` is on a suspended server (an unparsable one is left to the signature check)."""
+    domains = []
+    for uri in uris:
+        try:
+            domains.append(actors.domain_of(uri))
+        except ValueError:
+            continue
+    return bool(domain_blocks.suspended_domains(domains))
+
+
 def _receive(request: HttpRequest) -> HttpResponse:
     try:
         length = int(request.headers.get("Content-Length") or 0)
@@ -83,6 +96,8 @@ def _receive(request: HttpRequest) -> HttpResponse:
     claimed = claimed.get("id") if isinstance(claimed, dict) else claimed
     if not isinstance(claimed, str):
         return error("the activity has no actor", 400)
+    if _from_suspended(signature.key_id, claimed):
+        return error("this server does not federate with yours", 403)
     try:
         signer = _verified_actor(request, body, signature)
     except signatures.SignatureError as problem:

@@ -49,6 +49,24 @@ def test_data_survives_a_restart_of_the_embedded_server(server_dir):
     client.close()
 
 
+def test_the_fsync_policy_is_the_settings_and_a_kill_9_loses_no_acknowledged_write(server_dir):
+    """``SOCIALSITE_REDIS_APPENDFSYNC=always`` reaches the server's configuration (a manage.py command starts it
+    as ``serve`` does); a server killed with SIGKILL comes back with every write it acknowledged."""
+    env = {**os.environ, "SOCIALSITE_VAR_DIR": str(server_dir.parent), "SOCIALSITE_REDIS_APPENDFSYNC": "always"}
+    env.pop("REDIS_URL", None)
+    subprocess.run([sys.executable, "manage.py", "embedded_redis", "start"], env=env, check=True, cwd=settings.BASE_DIR)
+    client = redis.Redis.from_url(embedded_redis.socket_url(server_dir), decode_responses=True)
+    assert client.config_get("appendfsync") == {"appendfsync": "always"}
+    for i in range(100):
+        client.set(f"acknowledged:{i}", i)
+    os.kill(embedded_redis.pid(server_dir), signal.SIGKILL)
+    embedded_redis.ensure_running(server_dir, embedded_redis.Persistence(appendfsync="always"))
+    assert client.get("acknowledged:99") == "99" and client.dbsize() == 100
+    client.close()
+    with pytest.raises(ValueError):
+        embedded_redis.Persistence(appendfsync="sometimes")
+
+
 def test_every_process_reuses_the_one_running_server(server_dir):
     embedded_redis.ensure_running(server_dir)
     pid = embedded_redis.pid(server_dir)

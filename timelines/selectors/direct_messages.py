@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from timelines import exceptions, limits, policy, store
+from timelines import exceptions, limits, policy, store, uris
 from timelines.records import Author, TimelineEntry
 from timelines.selectors.entries import entries_for
 
@@ -54,7 +54,9 @@ def _authors(uids: list[int]) -> dict[int, Author]:
     found: dict[int, Author] = {}
     for uid, fields in zip(uids, store.users.get_users(uids), strict=True):
         if fields.get("login"):
-            found[uid] = Author(uid, fields["login"], fields.get("name") or fields["login"])
+            # Another server's account is login@domain, as its profile's address (/@login@domain) is.
+            login = uris.acct(fields["login"], fields.get("domain"))
+            found[uid] = Author(uid, login, fields.get("name") or fields["login"])
     return found
 
 

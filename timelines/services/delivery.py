@@ -91,6 +91,8 @@ def deliver_status(
     if not repost_of and visibilities.of_status(status) == visibilities.DIRECT:
         deliver_message(status)
         _notify_conversation(status)
+        # The people of other servers it mentions (issue 22), through the federation app.
+        hooks.status_delivered(status)
         return
     if first is None:
         # Every audience's first targets in one round trip.
@@ -138,7 +140,12 @@ def _notify_conversation(status: Mapping[str, Any]) -> None:
     replied = status.get("in_reply_to_uid")
     if replied:
         notify(recipients=[int(replied)], kind=REPLY, actor=author, status_id=status_id, cause=status)
-    mentioned = [uid for uid, _ in mention_pairs(status.get("mentions")) if uid != (int(replied) if replied else None)]
+    # Other servers' accounts (``login@domain``) are told by their own server, which the post is delivered to.
+    mentioned = [
+        uid
+        for uid, login in mention_pairs(status.get("mentions"))
+        if uid != (int(replied) if replied else None) and "@" not in login
+    ]
     notify(recipients=mentioned, kind=MENTION, actor=author, status_id=status_id, cause=status)
 
 

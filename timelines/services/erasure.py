@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 
-from timelines import exceptions, keys, limits, queue, store, uris
+from timelines import exceptions, hooks, keys, limits, queue, store, uris
 from timelines.services.cleanup import finish_deletion
 from timelines.services.direct_messages import leave_all
 from timelines.services.discovery import forget_user
@@ -43,6 +43,8 @@ def delete_account(*, uid: int) -> None:
     suspended at once, so nothing of theirs shows meanwhile. Raises ``UnknownUser``."""
     if not store.users.get_user(uid):
         raise exceptions.UnknownUser()
+    # Other servers are told while the account's follows still say which ones know it.
+    hooks.account_deleted(uid=uid)
     store.moderation.set_state(uid, "suspended", True)
     erase(uid=uid, phase=PHASES[0])
 

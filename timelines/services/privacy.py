@@ -37,6 +37,7 @@ def set_private(*, uid: int, private: bool) -> None:
     if not store.users.get_user(uid):
         raise exceptions.UnknownUser()
     store.privacy.set_flag(uid, "private", private)
+    hooks.profile_changed(uid=uid)  # manuallyApprovesFollowers, for the servers that follow them
     if not private:
         while requesters := store.privacy.members(keys.follow_requests(uid), count=limits.POSTS_PER_PASS):
             for requester in requesters:

@@ -3,7 +3,7 @@ index kept right; and the default visibility of new posts (issue 19)."""
 
 from __future__ import annotations
 
-from timelines import exceptions, store, text
+from timelines import exceptions, hooks, store, text
 from timelines import visibility as visibilities
 from timelines.services.discovery import rename_user
 from timelines.services.users import require_user
@@ -45,4 +45,7 @@ def update_profile(
         raise exceptions.UnknownUser()
     if "name" in fields and old["name"] != fields["name"]:
         rename_user(uid=uid, login=login, old_name=old["name"], new_name=fields["name"])
-    return any((old[field] or "") != value for field, value in fields.items())
+    changed = any((old[field] or "") != value for field, value in fields.items())
+    if changed and ("name" in fields or "bio" in fields):
+        hooks.profile_changed(uid=uid)  # other servers that follow them get the new profile
+    return changed

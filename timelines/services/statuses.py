@@ -13,7 +13,9 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from timelines import events, exceptions, limits, store, text
+from django.conf import settings
+
+from timelines import events, exceptions, hooks, limits, store, text, uris
 from timelines import visibility as visibilities
 from timelines.records import Status, mention_pairs, stored_media
 from timelines.services.activity import record_post
@@ -53,12 +55,26 @@ def _parent(uid: int, in_reply_to: object) -> dict[str, str]:
     return status_to_act_on(uid=uid, status_id=parent_id)
 
 
+def _mentioned(message: str) -> list[str]:
+    """The logins ``message`` mentions, a mention of this server's own ``login@domain`` read as ``login``."""
+    own = "@" + uris.local_domain()
+    return list(dict.fromkeys(login.removesuffix(own) for login in text.mentioned_logins(message)))
+
+
 def mentions_of(message: str) -> str:
     """``uid:login`` pairs of the existing users ``message`` mentions (at most ``text.MAX_MENTIONS``), as a
-    status stores them (``mentions``)."""
-    logins = text.mentioned_logins(message)
+    status stores them (``mentions``): another server's account (``login@domain``) once it is known here."""
+    logins = _mentioned(message)
     found = store.users.get_uids_by_logins(logins)
     return ",".join(f"{uid}:{login}" for login, uid in zip(logins, found, strict=True) if uid is not None)
+
+
+def unknown_remote_mentions(message: str) -> list[str]:
+    """The ``login@domain`` mentions of ``message`` that name no account known here yet (the federation app
+    looks them up, off the request: ``hooks.look_up_accounts``)."""
+    remote = [login for login in _mentioned(message) if text.is_remote_mention(login)]
+    found = store.users.get_uids_by_logins(remote)
+    return [login for login, uid in zip(remote, found, strict=True) if uid is None]
 
 
 def _with_recipients(mentions: str, to: tuple[int, ...]) -> str:
@@ -73,7 +89,7 @@ def _with_recipients(mentions: str, to: tuple[int, ...]) -> str:
     for uid, fields in zip(extra, store.users.get_users(extra), strict=True):
         if not fields.get("login"):
             raise exceptions.UnknownUser()
-        pairs.append(f"{uid}:{fields['login']}")
+        pairs.append(f"{uid}:{uris.acct(fields['login'], fields.get('domain'))}")
     return ",".join(pairs)
 
 
@@ -105,7 +121,7 @@ def _fields(
     if chosen is not None and chosen not in visibilities.LEVELS:
         raise exceptions.InvalidVisibility()
     parent = _parent(uid, in_reply_to) if in_reply_to is not None else None
-    author, status_id, posted_micros = store.statuses.author_and_next_id(uid)
+    author, status_id, posted_micros = store.statuses.author_and_next_id(uid, durability=post_durability())
     if not author:
         raise exceptions.UnknownUser()
     level = _visibility(author, parent, chosen)
@@ -127,6 +143,12 @@ def _fields(
     mentions = _with_recipients(mentions_of(message), to)
     if mentions:
         fields["mentions"] = mentions
+    unknown = unknown_remote_mentions(message) if level == visibilities.DIRECT and "@" in message else []
+    if unknown:
+        # A post names them once its federation fan-out has found them; a direct message must wait for it, as
+        # its conversation is its participants: they are looked up in jobs, and it can be sent in a moment.
+        hooks.look_up_accounts(unknown)
+        raise exceptions.InvalidVisibility(exceptions.UNKNOWN_RECIPIENT.format(acct=unknown[0]))
     if level == visibilities.DIRECT:
         recipients = {other: login for other, login in mention_pairs(mentions) if other != uid}
         if not recipients:
@@ -154,7 +176,9 @@ def post_status(
     **data: Any,
 ) -> int:
     """Post a status, or with ``in_reply_to`` a reply: create it, add it to the author's profile and home,
-    link it into its conversation, deliver it, publish it. Returns the status id (book listing 8.6).
+    link it into its conversation, deliver it, publish it. Returns the status id (book listing 8.6). With
+    ``POST_WAIT_REPLICAS`` set, the status and its place on the profile are on that many replicas before it is
+    delivered, published and acknowledged (``store.statuses.NotReplicated``, a 503, when they are not in time).
 
     ``visibility`` is one of ``timelines.visibilities.LEVELS`` ("public", "unlisted", "private", "direct"); None
     picks the account's default (``private`` for a private account), narrowed to the post a reply answers.
@@ -220,6 +244,7 @@ def _post(fields: dict[str, Any]) -> int:
         posted,
         then_read=audience_keys(uid),
         larger_than=sizes_to_count(uid=uid),
+        durability=post_durability(),
     )
     if added < 0:
         store.statuses.delete_status_if_owner(status_id, uid)
@@ -242,6 +267,12 @@ def _post(fields: dict[str, Any]) -> int:
     if errors:
         logger.warning("A new post's search words, counters or event failed: %s", errors[0])
     return status_id
+
+
+def post_durability() -> store.statuses.Durability:
+    """How many replicas must hold a new post before ``post_status`` acknowledges it (``POST_WAIT_REPLICAS``,
+    README: Failover): none by default; with one, a post acknowledged survives its primary's ``kill -9``."""
+    return store.statuses.Durability(replicas=settings.POST_WAIT_REPLICAS, timeout_ms=settings.POST_WAIT_TIMEOUT_MS)
 
 
 def _post_message(fields: dict[str, Any]) -> None:

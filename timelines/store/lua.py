@@ -7,6 +7,7 @@ hash slot on a cluster.
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from collections.abc import Sequence
 from functools import cache
@@ -17,7 +18,15 @@ from redis import Redis
 from redis.cluster import RedisCluster
 from redis.commands.core import Script
 from redis.crc import key_slot
-from redis.exceptions import NoScriptError
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    TryAgainError,
+)
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from socialsite.redis_client import get_redis
 
@@ -27,6 +36,11 @@ _registered: weakref.WeakKeyDictionary[Redis, dict[str, Script]] = weakref.WeakK
 
 
 INCLUDE = "-- include: "
+
+# What a node pipeline meets when the slot map it was routed by is stale (a failover since), and of those, the
+# answers that mean the node ran nothing.
+REDIRECTIONS = (MovedError, AskError, ClusterDownError, TryAgainError)
+STALE_MAP_ERRORS = (RedisConnectionError, RedisTimeoutError, *REDIRECTIONS)
 
 
 @cache
@@ -74,13 +88,15 @@ def execute(pipe: Any, client: Redis, calls: Sequence[Call | None]) -> list[Any]
     return replies
 
 
-def run_many(calls: Sequence[Call]) -> list[Any]:
+def run_many(calls: Sequence[Call], *, again: bool = False) -> list[Any]:
     """Run several single-slot script calls, (name, keys, args) each, in one pipelined round trip per server,
     and return their replies in order.
 
     On one server that is one pipeline. A cluster client refuses EVALSHA in its pipelines, so on a cluster the
     calls are grouped by the node that owns their slot and sent as one plain pipeline per node (the nodes in
-    turn): a round trip per node instead of one per call.
+    turn): a round trip per node instead of one per call. Those node pipelines bypass the cluster client's
+    redirections: after a failover, a node that answers MOVED has its calls sent again by the refreshed slot map
+    (``again``: once); a node gone raises, the map refreshed for the next call.
     """
     if not calls:
         return []
@@ -99,12 +115,23 @@ def run_many(calls: Sequence[Call]) -> list[Any]:
     replies: list[Any] = [None] * len(calls)
     for name_of_node, indexes in by_node.items():
         server = client.get_redis_connection(nodes[name_of_node])
-        with server.pipeline(transaction=False) as pipe:
-            for index in indexes:
-                name, keys, args = calls[index]
-                queue(pipe, server, name, keys, args)
-            for index, reply in zip(indexes, execute(pipe, server, [calls[i] for i in indexes]), strict=True):
-                replies[index] = reply
+        try:
+            with server.pipeline(transaction=False) as pipe:
+                for index in indexes:
+                    name, keys, args = calls[index]
+                    queue(pipe, server, name, keys, args)
+                found = execute(pipe, server, [calls[i] for i in indexes])
+        except STALE_MAP_ERRORS as error:
+            # The slot map is stale (a failover since this process last met the node): a command through the
+            # cluster client follows the redirection or refreshes the map. A node that answered MOVED ran none of
+            # these calls, so they go again by the new map; after a connection error some may have run: raise.
+            with contextlib.suppress(*STALE_MAP_ERRORS):
+                client.exists(calls[indexes[0]][1][0])
+            if again or not isinstance(error, REDIRECTIONS):
+                raise
+            found = run_many([calls[i] for i in indexes], again=True)
+        for index, reply in zip(indexes, found, strict=True):
+            replies[index] = reply
     return replies
 
 

@@ -5,27 +5,69 @@ See ``timelines.store`` for the rules every store module follows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys, limits
-from timelines.store.lua import Call, execute, queue, run_many
+from timelines.store.lua import STALE_MAP_ERRORS, Call, execute, queue, run_many, source
 from timelines.store.lua import script as _script
 from timelines.store.status_hash import from_stored, holds_judged_fields, names_to_read, picked, to_stored
 
 
-def next_status_id() -> tuple[int, int]:
-    """A new status id and its posted time in microseconds, both strictly increasing (one script)."""
-    status_id, micros = _script("next_status_id")(keys=[keys.STATUS_ID_COUNTER])
+@dataclass(frozen=True)
+class Durability:
+    """Wait for ``replicas`` replicas (Redis ``WAIT``, at most ``timeout_ms``) to hold a write before it counts
+    as done; ``replicas=0`` does not wait."""
+
+    replicas: int = 0
+    timeout_ms: int = 0
+
+
+NO_WAIT = Durability()
+
+
+class NotReplicated(RedisTimeoutError):
+    """Fewer replicas than asked confirmed a write in time. The write is on the primary (WAIT cannot undo it), but
+    must not be acknowledged: a failover now could lose it. A ``TimeoutError``, so pages answer 503."""
+
+
+def _check_replicated(acked: int, durability: Durability) -> None:
+    if acked < durability.replicas:
+        raise NotReplicated(
+            f"{acked} of {durability.replicas} replicas confirmed the post within {durability.timeout_ms} ms"
+        )
+
+
+def next_status_id(*, durability: Durability | None = None) -> tuple[int, int]:
+    """A new status id and its posted time in microseconds, both strictly increasing (one script).
+
+    With ``durability.replicas`` on a cluster, the counter's own primary has that many replicas confirm the new id
+    (WAIT on the script's connection) before it is used: an increment lost in a failover would hand the id out
+    twice, and the second post would overwrite the first. (On one server the post's own WAIT covers it: a replica
+    applies the server's writes in order.)"""
+    if durability is None or not durability.replicas or not is_cluster():
+        status_id, micros = _script("next_status_id")(keys=[keys.STATUS_ID_COUNTER])
+        return int(status_id), int(micros)
+
+    def draw(pipe: Any, server: Any) -> list[str]:
+        queue(pipe, server, "next_status_id", [keys.STATUS_ID_COUNTER])
+        return ["next_status_id"]
+
+    ((status_id, micros),) = _waiting_on(get_redis(), keys.STATUS_ID_COUNTER, draw, durability)
     return int(status_id), int(micros)
 
 
-def author_and_next_id(uid: int) -> tuple[dict[str, str], int, int]:
+def author_and_next_id(uid: int, *, durability: Durability | None = None) -> tuple[dict[str, str], int, int]:
     """``user:{uid}`` (``{}`` when there is none) and, as ``next_status_id``, a new id and its time. One
     pipelined round trip on a single server (an id drawn for a missing author is simply never used)."""
     client = get_redis()
     if is_cluster():
-        return client.hgetall(keys.user(uid)), *next_status_id()
+        return client.hgetall(keys.user(uid)), *next_status_id(durability=durability)
     with client.pipeline(transaction=False) as pipe:
         pipe.hgetall(keys.user(uid))
         queue(pipe, client, "next_status_id", [keys.STATUS_ID_COUNTER])
@@ -42,12 +84,18 @@ def write_to_profile(
     then_read: Sequence[str] = (),
     count: int | None = None,
     larger_than: Mapping[str, int] | None = None,
+    durability: Durability = NO_WAIT,
 ) -> tuple[int, list[list[tuple[str, float]] | int]]:
     """``write_status`` then ``add_to_profile`` (with home): the latter's result, and the first ``count``
     members of each ZSET of ``then_read`` (``graph.members_after``), read after the writes: a new status's
     first targets, so that a follower arriving meanwhile gets it either from its profile or by delivery. A key
     of ``larger_than`` whose ZSET holds more than the size given is answered with its size instead of members.
-    One pipelined round trip on a single server; on a cluster the keys' nodes in turn."""
+    One pipelined round trip on a single server; on a cluster the keys' nodes in turn.
+
+    With ``durability.replicas``, the writes are followed by ``WAIT replicas timeout`` on the very connection that
+    made them (WAIT counts the writes of its own connection: on Redis 7 a WAIT on another pooled connection could
+    return at once), on each server written to: the status's and the author's primary on a cluster; the reads then
+    take one more round trip. Raises ``NotReplicated`` when fewer replicas confirmed in time."""
     profile_keys = _profile_keys(uid)
     profile_args = [status_id, repr(posted), limits.HOME_TIMELINE_SIZE, "home", int(holds_judged_fields(fields))]
     count = limits.POSTS_PER_PASS if count is None else count  # read when called: tests and settings may change it
@@ -57,6 +105,9 @@ def write_to_profile(
         for key in then_read
     ]
     client = get_redis()
+    if durability.replicas:
+        added = _write_waiting(client, status_id, fields, profile_keys, profile_args, durability)
+        return added, [_pairs_or_size(flat) for flat in run_many(reads)]
     if is_cluster():
         write_status(status_id, fields)
         added = int(_script("add_to_profile")(keys=profile_keys, args=profile_args))
@@ -70,6 +121,73 @@ def write_to_profile(
     return int(added), [_pairs_or_size(flat) for flat in read]
 
 
+def _write_waiting(
+    client: Any,
+    status_id: int,
+    fields: dict[str, str | int | float],
+    profile_keys: list[str],
+    profile_args: list[Any],
+    durability: Durability,
+) -> int:
+    """The status hash and the author's profile written, each followed by WAIT on the same connection (on a cluster,
+    of the primary that owns its slot: one pipeline per primary, one when both share it); ``add_to_profile``'s
+    reply. The reads of ``write_to_profile`` follow in a round trip of their own."""
+    status_key = keys.status(status_id)
+
+    def status(pipe: Any, server: Any) -> list[str]:
+        pipe.hset(status_key, mapping=to_stored(fields))
+        return []
+
+    def profile(pipe: Any, server: Any) -> list[str]:
+        queue(pipe, server, "add_to_profile", profile_keys, profile_args)
+        return ["add_to_profile"]
+
+    def both(pipe: Any, server: Any) -> list[str]:
+        return status(pipe, server) + profile(pipe, server)
+
+    if not is_cluster() or client.get_node_from_key(status_key) == client.get_node_from_key(profile_keys[0]):
+        return int(_waiting_on(client, status_key, both, durability)[-1])
+    _waiting_on(client, status_key, status, durability)
+    return int(_waiting_on(client, profile_keys[0], profile, durability)[-1])
+
+
+def _waiting_on(client: Any, key: str, build: Callable[[Any, Any], list[str]], durability: Durability) -> list[Any]:
+    """What ``build`` queues (returning the names of the scripts it queued) then ``WAIT``, in one pipeline on one
+    connection of the primary that owns ``key`` (of the one server, off a cluster); the replies before WAIT's.
+    Raises ``NotReplicated`` when WAIT counted too few replicas, and the first error of any reply.
+
+    On a cluster the node's pipeline bypasses the cluster client's redirections, so a slot map gone stale (a
+    failover since this process's last command there) shows as a connection error, or as MOVED once the old
+    primary is back as a replica: a command sent through the cluster client, which follows the redirection or
+    refreshes its map, comes first, and the pipeline is sent once more (what
+    callers queue is idempotent: HSET of the same fields, ZADD of the same member and score). A server restarted
+    empty since a script was loaded answers NOSCRIPT: the script is loaded and the whole pipeline sent again, so that
+    its WAIT still follows every write (``lua.execute`` would re-run the script after the WAIT)."""
+    for attempt in range(2):
+        server = client.get_redis_connection(client.get_node_from_key(key)) if is_cluster() else client
+        try:
+            for loaded in (False, True):
+                with server.pipeline(transaction=False) as pipe:
+                    scripts = build(pipe, server)
+                    pipe.execute_command("WAIT", durability.replicas, durability.timeout_ms)
+                    replies = pipe.execute(raise_on_error=False)
+                if loaded or not any(isinstance(reply, NoScriptError) for reply in replies):
+                    break
+                for name in scripts:
+                    server.script_load(source(name))
+            for reply in replies:
+                if isinstance(reply, Exception):
+                    raise reply
+        except STALE_MAP_ERRORS:
+            if attempt or not is_cluster():
+                raise
+            client.exists(key)  # through the cluster client, which follows MOVED or refreshes its map on a dead node
+            continue
+        _check_replicated(int(replies[-1]), durability)
+        return replies[:-1]
+    raise AssertionError("unreachable")
+
+
 def _pairs_or_size(reply: Sequence[str] | int) -> list[tuple[str, float]] | int:
     return reply if isinstance(reply, int) else _pairs(reply)
 
@@ -81,6 +199,14 @@ def _pairs(flat: Sequence[str]) -> list[tuple[str, float]]:
 def write_status(status_id: int, fields: dict[str, str | int | float]) -> None:
     """Write a new status hash; ``fields`` as readers know them, stored compactly (``status_hash``)."""
     get_redis().hset(keys.status(status_id), mapping=to_stored(fields))
+
+
+def set_field_if_exists(status_id: int, name: str, value: str) -> bool:
+    """Set one field of status ``status_id`` unless the status is gone (a late write must not bring back a
+    deleted status); True if written. One script call (``mark_if_exists``)."""
+    stored = to_stored({name: value})
+    [(field, raw)] = stored.items()
+    return bool(_script("mark_if_exists")(keys=[keys.status(status_id)], args=[field, raw]))
 
 
 def _profile_keys(uid: int) -> list[str]:

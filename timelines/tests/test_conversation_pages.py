@@ -26,7 +26,7 @@ def test_each_post_links_author_and_age_and_shows_reply_repost_and_like_with_cou
     services.like_status(uid=bob_uid, status_id=post)
     html = article(bob.get("/@alice"), post)
     assert 'href="/@alice"' in html and f'href="/@alice/{post}"' in html
-    assert buttons(html) == ["Reply", "Repost", "Unlike"]
+    assert buttons(html) == ["Reply", "Repost", "Unlike", "Bookmark"]
     assert re.search(r">Unlike</button> <span class=\"count\">1</span>", html)
     assert '<a class="tag" href="/tags/redis">#Redis</a>' in html
     assert '<a class="mention" href="/@bob">@bob</a>' in html

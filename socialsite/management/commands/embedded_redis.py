@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from socialsite import embedded_redis
+from socialsite.redis_client import embedded_persistence
 
 
 class Command(BaseCommand):
@@ -22,7 +23,7 @@ class Command(BaseCommand):
             raise CommandError("REDIS_URL is set, so the site does not use the embedded Redis.")
         action = options["action"]
         if action == "start":
-            url = embedded_redis.ensure_running(directory)
+            url = embedded_redis.ensure_running(directory, embedded_persistence())
             self.stdout.write(f"Embedded Redis running at {url} (data in {directory}).")
         elif action == "stop":
             stopped = embedded_redis.stop(directory)

@@ -21,7 +21,7 @@ from django.core import checks
 from django.core.management.base import BaseCommand, CommandError
 
 from socialsite import orphans, supervision, web_processes
-from socialsite.redis_client import redis_url
+from socialsite.redis_client import embedded_persistence, redis_url
 
 STOP_TIMEOUT_SECONDS = 20
 # RQ worker processes. Each runs its jobs in its own process (timelines.worker), so a fan-out chain keeps
@@ -68,7 +68,7 @@ class Command(BaseCommand):
 
         services: list[supervision.Service] = []
         if settings.EMBEDDED_REDIS_DIR is not None:
-            services.append(supervision.EmbeddedRedis(settings.EMBEDDED_REDIS_DIR))
+            services.append(supervision.EmbeddedRedis(settings.EMBEDDED_REDIS_DIR, embedded_persistence()))
         services += [supervision.ChildProcess("RQ worker", start_worker) for _ in range(options["workers"])]
         services += [supervision.ChildProcess("web process", lambda: web_processes.spawn(sock)) for _ in range(count)]
         supervisor = supervision.Supervisor(services, log=self.stderr.write)

@@ -1,0 +1,93 @@
+"""Images across servers: a local post's images go out as ``Document`` attachments (URL, type, alt text,
+blurhash, size); another server's images are shown as links to them there (images only), unless its domain's
+media are rejected."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import User
+from federation import contexts, store
+from federation.services import domain_blocks
+from federation.tests.conftest import PASSWORD
+from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run_queued
+from media import services as media_services
+from media.tests.images import jpeg
+from timelines import services
+from timelines.services.follows import make_follow
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture
+def rob(db):
+    return remote_actor("rob")
+
+
+def _note_with(remote, number, attachment, **fields):
+    note = {
+        "id": f"{remote.uri}/statuses/{number}",
+        "type": "Note",
+        "attributedTo": remote.uri,
+        "content": f"<p>Look {number}</p>",
+        "to": [contexts.PUBLIC],
+        "cc": [remote.followers],
+        "attachment": attachment,
+        **fields,
+    }
+    return {"id": f"{note['id']}/activity", "type": "Create", "actor": remote.uri, "object": note}
+
+
+CAT = {
+    "type": "Document",
+    "mediaType": "image/png",
+    "url": "https://remote.example/files/cat.png",
+    "name": "A cat on a mat",
+    "blurhash": "LEHV6nWB2yk8pyo0adR*.7kCMdnj",
+    "width": 800,
+    "height": 600,
+}
+
+
+def test_a_local_posts_images_go_out_as_documents_with_their_alt_text(alice, rob):
+    services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    upload = media_services.upload(owner=alice.uid, data=jpeg((120, 80)), description="Two hills")
+    services.post_status(uid=alice.uid, message="My view", media_ids=[upload.id], sensitive=True)
+    assert run_queued("federation.tasks.fan_out") == [1]
+    [delivery] = [job.kwargs for job in queued_jobs() if job.func_name == "federation.tasks.deliver"]
+    note = delivery["activity"]["object"]
+    [document] = note["attachment"]
+    assert document["type"] == "Document" and document["mediaType"] == upload.content_type
+    assert document["url"].endswith(f"/media/{upload.token}/original") and document["url"].startswith("http")
+    assert document["name"] == "Two hills" and document["blurhash"] == upload.blurhash
+    assert (document["width"], document["height"]) == (upload.width, upload.height)
+    assert note["sensitive"] is True
+
+
+def test_remote_images_are_shown_as_links_images_only_and_not_from_a_domain_whose_media_are_rejected(
+    client, alice, rob
+):
+    make_follow(uid=alice.uid, other_uid=rob.actor.uid, notify_followee=False)
+    video = {"type": "Document", "mediaType": "video/mp4", "url": "https://remote.example/files/clip.mp4"}
+    elsewhere = {**CAT, "url": "javascript:alert(1)"}
+    assert post_signed(client, rob, _note_with(rob, 1, [CAT, video, elsewhere])).status_code == 202
+    assert run_queued() == ["stored"]
+    assert client.login(username="alice", password=PASSWORD)
+    page = client.get("/").content.decode()
+    assert 'href="https://remote.example/files/cat.png"' in page and "Image: A cat on a mat" in page
+    assert 'src="https://remote.example' not in page  # linked, never loaded from the other server
+    assert "clip.mp4" not in page and "javascript:" not in page
+
+    root = User.objects.create_superuser(username="root", password=PASSWORD)
+    domain_blocks.block_domain(
+        moderator=root, domain="remote.example", severity="noop", reject_media=True, reason="gore"
+    )
+    dog = {**CAT, "url": "https://remote.example/files/dog.png"}
+    assert post_signed(client, rob, _note_with(rob, 2, [dog])).status_code == 202
+    assert run_queued() == ["stored"]
+    page = client.get("/").content.decode()
+    assert "Look 2" in page and "dog.png" not in page
