@@ -1,12 +1,13 @@
 """Mastodon's ``list`` stream (``GET /api/v1/streaming/list?list=<id>``, and ``list`` with ``"list"`` on the
-WebSocket): the posts and reposts of a list's members as they are made, for the list's owner only (anyone else's
-list, or one that does not exist, is ``404 Record not found``).
+WebSocket): what the delivery writes to one of the token's person's lists, as it happens (anyone else's list, or one
+that does not exist, is ``404 Record not found``).
 
-A hub subscription like the live home's (``public=False``, indexed by the members' ids), asking the per-recipient
-policy for the owner with the feed's context, as the list's timeline is filled: what the owner may not see, or
-has muted, never comes. The members and the owner's relations are read when the stream opens (a member added
-later streams from the next connection); a suspension of the owner ends it at once. Events: ``update`` and
-``delete``, framed as the other streams (``api.streaming``).
+It is the site's live list page (``streaming.live.LivePage`` with ``list_id``) with Mastodon's framing, as the
+``user`` stream is the live home: one hub subscription to the ``timeline.delivery`` events that name the list's
+timeline. The delivery already asked the per-recipient policy for the list's owner, and it follows the list's
+members as they change: a member added while the stream is open reaches it with their next post, and a member
+removed stops reaching it at once, with nothing read again by the stream. A suspension of the owner ends it at once.
+Events: ``update``, ``status.update`` and ``delete``, framed as the other streams (``api.streaming``).
 """
 
 from __future__ import annotations
@@ -15,18 +16,16 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 
 from api.errors import INVALID_TOKEN, NOT_FOUND
 from api.streaming import OPENING, SSE_HEADERS, MastodonEncoder, Origin, header, take_place, token_text, viewer
 from socialsite.redis_client import UNAVAILABLE_ERRORS
-from streaming import events, matching, writer
+from streaming import writer
 from streaming.flow import RAW_SEND
-from streaming.hub import get_hub
-from timelines import events as timeline_events
-from timelines import exceptions, policy, selectors, validation
+from streaming.live import LivePage
+from timelines import exceptions, selectors, validation
 
-SUSPENDED = "suspended"
+_LIVE_LIST = LivePage(posts=True, lists=True)
 
 
 def _list_id(scope: dict[str, Any]) -> int | None:
@@ -37,14 +36,12 @@ def _list_id(scope: dict[str, Any]) -> int | None:
         return None
 
 
-def _members(uid: int, list_id: int) -> frozenset[int] | None:
-    """The members of ``uid``'s list ``list_id``, None when it is not theirs (or does not exist)."""
+def _owns(uid: int, list_id: int) -> bool:
+    """Whether ``list_id`` exists and is ``uid``'s."""
     try:
-        if selectors.get_user_list(list_id=list_id).uid != uid:
-            return None
+        return selectors.get_user_list(list_id=list_id).uid == uid
     except exceptions.UnknownList:
-        return None
-    return selectors.get_list_member_ids(list_id=list_id)
+        return False
 
 
 async def list_stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -63,14 +60,12 @@ async def list_stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if uid is None:
             await writer.send_json(send, 401 if refusal == INVALID_TOKEN else 403, {"error": refusal})
             return
-        members = await sync_to_async(_members, thread_sensitive=False)(uid, list_id) if list_id else None
-        if members is None:
-            await writer.send_json(send, 404, {"error": NOT_FOUND})
-            return
-        related = await sync_to_async(selectors.get_related_ids, thread_sensitive=False)(uid=uid)
-        state = await policy.get_policy().aload(recipients=(uid,), authors=members | related | {uid})
+        owned = await sync_to_async(_owns, thread_sensitive=False)(uid, list_id) if list_id else False
     except UNAVAILABLE_ERRORS:
         await writer.send_json(send, 503, {"error": "The stream is unavailable right now"})
+        return
+    if not owned or list_id is None:
+        await writer.send_json(send, 404, {"error": NOT_FOUND})
         return
     if scope["method"] == "HEAD":
         await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
@@ -79,46 +74,18 @@ async def list_stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
     taken = await take_place(scope, send)
     if taken is None:
         return
+    origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}", uid)
     try:
-        await _serve(scope, receive, send, uid=uid, members=members, state=state, taken=taken)
+        await _LIVE_LIST.stream(
+            uid,
+            0,
+            receive,
+            send,
+            scope.get(RAW_SEND),
+            taken=taken,
+            list_id=list_id,
+            encoder=MastodonEncoder(uid, origin),
+            opening=OPENING,
+        )
     finally:
         await taken.release()
-
-
-async def _serve(
-    scope: dict[str, Any], receive: Any, send: Any, *, uid: int, members: frozenset[int], state: Any, taken: Any
-) -> None:
-    chooser = policy.get_policy()
-    hub = get_hub()
-
-    def matches(event: dict[str, Any]) -> bool:
-        if not events.is_status(event):
-            if getattr(event, "type", None) == timeline_events.USER_SUSPENDED and str(event.get("uid")) == str(uid):
-                subscription.cut_off(SUSPENDED)
-            return False
-        if int(event.get("uid", 0)) not in members:
-            return False
-        return chooser.allows(state, recipient=uid, item=policy.Item.of_status(event, context=policy.FEED))
-
-    subscription = hub.subscribe(
-        index_keys={*(matching.author_key(member) for member in members), matching.MODERATION},
-        matches=matches,
-        maxsize=settings.STREAMING_QUEUE_SIZE,
-        public=False,
-    )
-    origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}")
-
-    async def preamble() -> list[bytes]:
-        return [OPENING]
-
-    await writer.serve(
-        send,
-        receive,
-        hub=hub,
-        subscription=subscription,
-        encoder=MastodonEncoder(uid, origin),
-        headers=SSE_HEADERS,
-        preamble=preamble,
-        extra=taken.keep,
-        raw_send=scope.get(RAW_SEND),
-    )

@@ -114,6 +114,7 @@ QUERY: dict[str, tuple[str, ...]] = {
     "notifications": (*PAGING, "types[]", "exclude_types[]"),
     "bookmarks": PAGING,
     "favourites": PAGING,
+    "followed_tags": PAGING,
     "conversations": PAGING,
     "search": ("q", "type", "resolve", "offset", "limit", "max_id"),
     "markers": ("timeline[]",),

@@ -17,7 +17,17 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from api.errors import INVALID_TOKEN
-from api.streaming import OPENING, SSE_HEADERS, MastodonEncoder, Origin, header, take_place, token_text, viewer
+from api.streaming import (
+    OPENING,
+    SSE_HEADERS,
+    MastodonEncoder,
+    Origin,
+    Prepared,
+    header,
+    take_place,
+    token_text,
+    viewer,
+)
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import events, matching, writer
 from streaming.flow import RAW_SEND
@@ -101,6 +111,8 @@ async def _serve(
     chooser = policy.get_policy()
 
     def matches(event: dict[str, Any]) -> bool:
+        if isinstance(event, Prepared):
+            return True  # a status this stream's encoder shaped with the person's flags
         if not events.is_status(event):
             return False
         if events.is_deletion(event):
@@ -119,7 +131,10 @@ async def _serve(
         maxsize=settings.STREAMING_QUEUE_SIZE,
         public=True,
     )
-    origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}")
+    origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}", uid)
+
+    encoder = MastodonEncoder(uid or 0, origin)
+    encoder.attach(subscription)  # the person's flags on edits come back as ready events
 
     async def preamble() -> list[bytes]:
         return [OPENING]
@@ -142,7 +157,7 @@ async def _serve(
             receive,
             hub=hub,
             subscription=subscription,
-            encoder=MastodonEncoder(uid or 0, origin),
+            encoder=encoder,
             headers=SSE_HEADERS,
             preamble=preamble,
             extra=taken.keep,

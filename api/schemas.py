@@ -88,7 +88,7 @@ SCHEMAS: dict[str, Schema] = {
     ),
     "Mention": entity({"id": ID, "username": STRING, "acct": STRING, "url": STRING}),
     "StatusTag": entity({"name": STRING, "url": STRING}),
-    "Tag": entity({"name": STRING, "url": STRING, "history": ANY_LIST, "following": BOOLEAN}, optional=("following",)),
+    "Tag": entity({"name": STRING, "url": STRING, "history": ANY_LIST, "following": BOOLEAN}),
     "Status": entity(
         {
             "id": ID,

@@ -31,6 +31,7 @@ from api import scopes as scope_rules
 from api.entities.notifications import notifications as notifications_entity
 from api.entities.statuses import streamed_status
 from api.errors import INVALID_TOKEN
+from api.stream_flags import InOrder, needs_flags
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import events, places
 from streaming.flow import RAW_SEND
@@ -52,9 +53,11 @@ SSE_HEADERS = [
 
 @dataclass
 class Origin:
-    """Stands in for a request where the entities make absolute URLs: a stream has its scope only."""
+    """Stands in for a request where the entities make absolute URLs: a stream has its scope only (and the
+    token's person, whose flags a notification's status carries)."""
 
     base: str
+    viewer_uid: int | None = None
 
     def build_absolute_uri(self, path: str) -> str:
         return self.base + path
@@ -107,9 +110,23 @@ class MastodonEncoder:
     sent: set[int] = field(default_factory=set)
     subscription: Any = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    in_order: InOrder | None = None
+
+    def __post_init__(self) -> None:
+        if self.uid:
+            # The person's own flags on reposts and edits (api.stream_flags); an anonymous stream has none.
+            self.in_order = InOrder(self.uid, self.origin, _sse, Prepared)
 
     def attach(self, subscription: Any) -> None:
         self.subscription = subscription
+        if self.in_order is not None:
+            self.in_order.subscription = subscription
+
+    def _after_waiting(self, data: bytes) -> bytes:
+        """``data`` now, or after the statuses still waiting for their flags (the stream keeps its order)."""
+        if data and self.in_order is not None and self.in_order.busy():
+            return self.in_order.hold(data)
+        return data
 
     def _announce(self) -> None:
         """A notification was made for the person: read it off the event loop, then offer it to the stream."""
@@ -141,7 +158,7 @@ class MastodonEncoder:
             if events.is_delivery(item):
                 # The ``user`` stream: what the delivery wrote to the person's home.
                 if item.kind == timeline_events.DELETE:
-                    return _sse("delete", str(int(item["id"])))
+                    return self._after_waiting(_sse("delete", str(int(item["id"]))))
                 if item.kind != timeline_events.POST:
                     return b""  # a reset: Mastodon's stream has no such event
                 name = "update"
@@ -149,7 +166,7 @@ class MastodonEncoder:
                 # The statuses themselves: the public streams (``api.public_streams``), and on the user stream the
                 # deletions and the edits of what it was sent (``streaming.live``).
                 if events.is_deletion(item):
-                    return _sse("delete", str(int(item["id"])))
+                    return self._after_waiting(_sse("delete", str(int(item["id"]))))
                 # An edit is Mastodon's ``status.update``: the status again, with ``edited_at``.
                 edited = getattr(item, "type", None) == timeline_events.STATUS_UPDATED
                 name = "status.update" if edited else "update"
@@ -157,7 +174,9 @@ class MastodonEncoder:
                 return b""  # notices of other kinds, and a page's snapshots
             if int(item["uid"]) in self.suspended:
                 return b""
-            return self._update(item, name)
+            if self.in_order is not None and needs_flags(item, name):
+                return self.in_order.hold((item, name))
+            return self._after_waiting(self._update(item, name))
         except (KeyError, TypeError, ValueError):
             logger.warning("Skipped a malformed stream event %s.", item.get("id"))
             return b""
@@ -257,7 +276,7 @@ class UserStream(LivePage):
             await send({"type": "http.response.body", "body": b""})
             return
         host = header(scope, b"host") or "localhost"
-        origin = Origin(f"{scope.get('scheme', 'http')}://{host}")
+        origin = Origin(f"{scope.get('scheme', 'http')}://{host}", uid)
         taken = await take_place(scope, send)
         if taken is None:
             return

@@ -97,7 +97,7 @@ urlpatterns = [
     route(rf"api/v1/tags/{ID.format('name')}", tags.detail, "tag_detail"),
     route(rf"api/v1/tags/{ID.format('name')}/follow", tags.follow, "follow_tag"),
     route(rf"api/v1/tags/{ID.format('name')}/unfollow", tags.unfollow, "unfollow_tag"),
-    route(r"api/v1/followed_tags", tags.followed, "followed_tags"),
+    route(r"api/v1/followed_tags", tags.followed_tags, "followed_tags"),
     route(r"api/v1/conversations", conversations.index, "conversations"),
     route(rf"api/v1/conversations/{ID.format('conversation_id')}", conversations.remove, "conversation"),
     route(rf"api/v1/conversations/{ID.format('conversation_id')}/read", conversations.read, "conversation_read"),

@@ -5,7 +5,9 @@ event arrives as ``{"stream": ["user"], "event": "update", "payload": "<the Stat
 
 Every subscription runs the matching server-sent-events stream (``api.streaming``, ``api.public_streams``) and
 passes its events on: the same authentication, subscription, policy and cut-offs, never a second
-implementation. The token comes by ``Authorization`` header, ``?access_token=`` or ``Sec-WebSocket-Protocol``
+implementation. Everything sent leaves through one bounded queue per connection, written out while the client reads
+(``api.websocket_flow``): a client that stops reading is closed with 1013 rather than grow the server. The token
+comes by ``Authorization`` header, ``?access_token=`` or ``Sec-WebSocket-Protocol``
 (the protocol is then accepted back, as Mastodon does); a bad one closes the handshake.
 """
 
@@ -16,6 +18,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
@@ -26,6 +29,7 @@ from api.errors import INVALID_TOKEN
 from api.list_stream import list_stream
 from api.public_streams import hashtag, public
 from api.streaming import header, notification_stream, token_text, user_stream, viewer
+from api.websocket_flow import TRY_AGAIN_LATER, Outbox, websocket_flow_for
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -44,6 +48,8 @@ STREAMS: dict[str, Callable[..., Any]] = {
 }
 MAX_SUBSCRIPTIONS = 20
 MAX_MESSAGE_BYTES = 4096
+# Events framed lately, by stream and bytes: every client of an event gets the same (a burst is a few hundred).
+FRAMED_CACHE_SIZE = 512
 
 
 def _token(scope: dict[str, Any]) -> tuple[str | None, bool]:
@@ -58,19 +64,33 @@ def _token(scope: dict[str, Any]) -> tuple[str | None, bool]:
 class Connection:
     def __init__(self, scope: dict[str, Any], send: Any, token: str) -> None:
         self.scope = scope
-        self.raw_send = send
         self.token = token
-        self.lock = asyncio.Lock()
         self.streams: dict[tuple[str, ...], tuple[asyncio.Task[None], asyncio.Event]] = {}
+        # Every message leaves through one bounded queue, written out while the client reads (api.websocket_flow).
+        self.flow = websocket_flow_for(send)
+        self.outbox = Outbox(send, self.flow)
+        self.closing: asyncio.Task[None] | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
-        async with self.lock:
-            await self.raw_send({"type": "websocket.send", "text": json.dumps(message, separators=(",", ":"))})
+        await self.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def send_text(self, text: str) -> None:
+        if not self.outbox.put(text) and self.closing is None:
+            # The client stopped reading: its streams end now, and the connection closes (or is aborted).
+            self.closing = asyncio.ensure_future(self.cut_off())
+
+    async def cut_off(self) -> None:
+        logger.info("Closed a streaming WebSocket whose client fell behind.")
+        for _, stop in self.streams.values():
+            stop.set()
+        await self.outbox.close(TRY_AGAIN_LATER)
 
     async def error(self, text: str, status: int = 400) -> None:
         await self.send({"error": text, "status": status})
 
     async def handle(self, message: dict[str, Any]) -> None:
+        if self.outbox.cut_off:
+            return
         kind, stream = message.get("type"), message.get("stream")
         if kind not in ("subscribe", "unsubscribe") or not isinstance(stream, str):
             await self.error("Unknown message type")
@@ -158,6 +178,12 @@ class Connection:
             await self.error("The stream is unavailable right now", 503)
 
     async def frames(self, body: bytes, names: list[str], state: dict[str, Any]) -> None:
+        if not state["buffer"] and not state["event"] and body.endswith(b"\n\n"):
+            # Whole events, as the streams write them: the same bytes go to every client of an event, so their
+            # messages are made once per process (``_framed``) rather than parsed and encoded for each.
+            for text in _framed(tuple(names), body):
+                await self.send_text(text)
+            return
         *lines, state["buffer"] = (state["buffer"] + body).split(b"\n")
         for line in lines:
             text = line.decode("utf-8", "replace")
@@ -171,6 +197,23 @@ class Connection:
                 continue
             name, _, value = text.partition(": ")
             state["event"][name] = value
+
+
+@lru_cache(maxsize=FRAMED_CACHE_SIZE)
+def _framed(names: tuple[str, ...], body: bytes) -> tuple[str, ...]:
+    """The WebSocket messages of whole server-sent events ``body`` of the stream ``names``, in order."""
+    messages = []
+    for block in body.split(b"\n\n"):
+        event: dict[str, str] = {}
+        for line in block.split(b"\n"):
+            text = line.decode("utf-8", "replace")
+            if text and not text.startswith(":"):
+                name, _, value = text.partition(": ")
+                event[name] = value
+        if "event" in event:
+            message = {"stream": list(names), "event": event["event"], "payload": event.get("data", "")}
+            messages.append(json.dumps(message, separators=(",", ":")))
+    return tuple(messages)
 
 
 async def websocket_stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -190,6 +233,7 @@ async def websocket_stream(scope: dict[str, Any], receive: Any, send: Any) -> No
         return
     await send({"type": "websocket.accept", **({"subprotocol": raw} if as_protocol else {})})
     connection = Connection(scope, send, raw)
+    writing = asyncio.ensure_future(connection.outbox.run())
     try:
         initial = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         if initial.get("stream"):
@@ -222,3 +266,5 @@ async def websocket_stream(scope: dict[str, Any], receive: Any, send: Any) -> No
             await connection.handle(parsed)
     finally:
         await connection.close()
+        writing.cancel()
+        connection.flow.release()

@@ -209,6 +209,9 @@ STREAMING_QUEUE_SIZE = int(os.environ.get("STREAMING_QUEUE_SIZE", "1000"))
 # Kernel send buffer per streaming connection (SO_SNDBUF; 0 keeps the kernel's autotuning, up to 4 MiB on
 # Linux): bounds what a stalled client holds, and how much it must leave unread before it counts as stalled.
 STREAMING_SEND_BUFFER_BYTES = int(os.environ.get("STREAMING_SEND_BUFFER_BYTES", str(256 * 1024)))
+# What one streaming WebSocket may have waiting while its client is not reading (api.websocket_flow), besides
+# STREAMING_QUEUE_SIZE messages: one more byte and the connection is closed (1013) and aborted after the grace.
+STREAMING_WEBSOCKET_BUFFER_BYTES = int(os.environ.get("STREAMING_WEBSOCKET_BUFFER_BYTES", str(1024 * 1024)))
 # After the last line (a disconnect notice), how long a client that does not read keeps its connection.
 STREAMING_CLOSE_GRACE_SECONDS = float(os.environ.get("STREAMING_CLOSE_GRACE_SECONDS", "10"))
 # How many streams one client identifier may hold open at once, across every server process (Twitter allowed

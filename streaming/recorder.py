@@ -8,22 +8,27 @@ they run in a child process with the cheapest readers asyncio offers (a ``Protoc
     python -m streaming.recorder --kind sample --url http://127.0.0.1:8000 --clients 1000
     python -m streaming.recorder --kind live --url http://127.0.0.1:8000 --clients 1000 --cookie 'sessionid=...'
     python -m streaming.recorder --kind redis --redis-url unix:///path/redis.sock --clients 1000
+    python -m streaming.recorder --kind mastodon-ws --url http://127.0.0.1:8000 --clients 1000 --token ...
 
 Kinds: ``sample`` (``GET /statuses/sample.json?percent=100``, one JSON line per status), ``live`` (the live
 home, ``/live/home``: server-sent events, ``id: <entry id>``; ``--cookie`` may be given once per client and is
-used round robin) and ``redis`` (the book's design: one Redis connection per client, ``SUBSCRIBE`` to the event
-channel). Protocol on stdin/stdout: the recorder prints ``ready <n>`` once its ``n`` clients are subscribed, then
-reads one line ``stop <expected>``; it waits until every client has ``expected`` statuses (at most
-``--wait`` seconds), and prints one JSON object: ``{"clients": n, "arrivals": [[status id, wall-clock arrival],
-...], "incomplete": k}``. Arrival times are ``time.time()`` when the bytes were read, so the parent turns them
-into delivery latencies against each status's ``posted`` time (same machine, same clock).
+used round robin), ``redis`` (the book's design: one Redis connection per client, ``SUBSCRIBE`` to the event
+channel) and ``mastodon-ws`` (the client API's WebSocket, ``/api/v1/streaming?stream=user``: Mastodon's
+``update`` messages; ``--token`` may be given once per client and is used round robin). Protocol on
+stdin/stdout: the recorder prints ``ready <n>`` once its ``n`` clients are connected, then reads one line
+``stop <expected>``; it waits until every client has ``expected`` statuses (at most ``--wait`` seconds), and
+prints one JSON object: ``{"clients": n, "arrivals": [[status id, wall-clock arrival], ...], "incomplete": k}``.
+Arrival times are ``time.time()`` when the bytes were read, so the parent turns them into delivery latencies
+against each status's ``posted`` time (same machine, same clock).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
+import os
 import resource
 import sys
 import time
@@ -161,6 +166,43 @@ class RedisClient(Client):
                     self.record(int(event["status"]["id"]), now)
 
 
+class WebSocketClient(Client):
+    """The client API's streaming WebSocket: unmasked server frames whose text is Mastodon's
+    ``{"stream": [...], "event": "update", "payload": "<Status JSON>"}``."""
+
+    def handshake(self) -> bool:
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            return False
+        head, self.buffer = self.buffer[:end], self.buffer[end + 4 :]
+        status = head.split(b" ", 2)[1]
+        if status != b"101":
+            self.ready.set_exception(ConnectionError(f"HTTP {status.decode()}"))
+            return False
+        return True
+
+    def consume(self, now: float) -> None:
+        buffer = self.buffer
+        while len(buffer) >= 2:
+            opcode, size, start = buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+            if size == 126:
+                if len(buffer) < 4:
+                    break
+                size, start = int.from_bytes(buffer[2:4], "big"), 4
+            elif size == 127:
+                if len(buffer) < 10:
+                    break
+                size, start = int.from_bytes(buffer[2:10], "big"), 10
+            if len(buffer) < start + size:
+                break
+            payload, buffer = buffer[start : start + size], buffer[start + size :]
+            if opcode == 1:
+                message = json.loads(payload)
+                if message.get("event") == "update":
+                    self.record(int(json.loads(message["payload"])["id"]), now)
+        self.buffer = buffer
+
+
 def _requests(arguments: argparse.Namespace) -> list[tuple[str, int, bytes]]:
     if arguments.kind == "redis":
         parts = urlsplit(arguments.redis_url)
@@ -170,6 +212,20 @@ def _requests(arguments: argparse.Namespace) -> list[tuple[str, int, bytes]]:
         return [(parts.hostname or "127.0.0.1", parts.port or 6379, command)]
     parts = urlsplit(arguments.url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    if arguments.kind == "mastodon-ws":
+        tokens = arguments.token or [""]
+        return [
+            (
+                host,
+                port,
+                (
+                    f"GET /api/v1/streaming?stream=user HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                    f"Connection: Upgrade\r\nSec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+                    f"Sec-WebSocket-Version: 13\r\nAuthorization: Bearer {tokens[n % len(tokens)]}\r\n\r\n"
+                ).encode(),
+            )
+            for n in range(arguments.clients)
+        ]
     path = "/statuses/sample.json?percent=100&identifier=recorder-{n}" if arguments.kind == "sample" else "/live/home"
     cookies = arguments.cookie or [""]
     requests = []
@@ -191,6 +247,8 @@ async def _connect(arguments: argparse.Namespace, arrivals: list[tuple[int, floa
         host, port, request = requests[n % len(requests)]
         if arguments.kind == "redis":
             factory: Any = lambda: RedisClient(request, arrivals)  # noqa: E731
+        elif arguments.kind == "mastodon-ws":
+            factory = lambda: WebSocketClient(request, arrivals)  # noqa: E731
         else:
             factory = lambda: HttpClient(request, arrivals, sse=arguments.kind == "live")  # noqa: E731
         async with gate:
@@ -228,12 +286,13 @@ async def _main(arguments: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Record when statuses reach many streaming clients.")
-    parser.add_argument("--kind", choices=("sample", "live", "redis"), default="sample")
+    parser.add_argument("--kind", choices=("sample", "live", "redis", "mastodon-ws"), default="sample")
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--redis-url", default="")
     parser.add_argument("--channel", default="")
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--cookie", action="append", help="a Cookie header for the live home (repeatable)")
+    parser.add_argument("--token", action="append", help="a bearer token for mastodon-ws (repeatable)")
     parser.add_argument("--wait", type=float, default=30.0, help="how long to wait for late deliveries")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:

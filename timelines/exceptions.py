@@ -39,6 +39,8 @@ TOO_MANY_RECIPIENTS = f"A conversation has at most {limits.MAX_MESSAGE_PARTICIPA
 CONVERSATION_NOT_FOUND = "No such conversation."
 INVALID_MEDIA = "These images cannot be attached: each must be your own upload, not yet posted."
 TOO_MANY_BOOKMARKS = f"You can keep at most {limits.MAX_BOOKMARKS:,} bookmarks; remove one first."
+INVALID_TAG = "That is not a tag: letters, digits and underscores, not only digits."
+TOO_MANY_FOLLOWED_TAGS = f"You can follow at most {limits.MAX_FOLLOWED_TAGS:,} tags; unfollow one first."
 NO_SEARCH_WORDS = "Search for at least one word; very common words such as “the” are not searched."
 
 
@@ -178,3 +180,11 @@ class TooManyVersions(TimelineError):
 
 class TooManyBookmarks(TimelineError):
     default_message = TOO_MANY_BOOKMARKS
+
+
+class InvalidTag(TimelineError):
+    default_message = INVALID_TAG
+
+
+class TooManyFollowedTags(TimelineError):
+    default_message = TOO_MANY_FOLLOWED_TAGS

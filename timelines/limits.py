@@ -36,6 +36,8 @@ TAG_TIMELINE_SIZE = 10_000
 # The public posts kept in the site's local timeline (keys.LOCAL_TIMELINE), like a tag's.
 LOCAL_TIMELINE_SIZE = 10_000
 TRENDING_HOURS = 24
+# Tags one person may follow (issue 20): each adds a cheap check to every post of the tag they follow.
+MAX_FOLLOWED_TAGS = 1000
 TRENDING_BUCKET_TTL_SECONDS = 25 * 3600
 # The word index is split by status id into this many shards, each one hash slot (keys.search). Changing
 # it means rebuilding the index.

@@ -18,6 +18,7 @@ retried as well (see ``timelines.worker``).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -133,6 +134,26 @@ def enqueue_withdrawal(
             "cursor_score": score,
             "cursor_member": member,
             "repost_of": repost_of,
+        },
+    )
+
+
+def enqueue_tag_pass(*, kind: str, status_id: int, uid: int, tag: str, cursor: Cursor) -> None:
+    """Queue the next pass of ``kind`` ("deliver" or "withdraw") of ``status_id`` by ``uid`` to the followers of
+    ``tag`` after ``cursor`` (``services.tag_delivery``)."""
+    score, member = cursor
+    _enqueue(
+        "tag_pass",
+        # RQ takes ids of [A-Za-z0-9_-] only, and a tag may be any word: its digest stands for it.
+        job_id=f"tag-{kind}-{status_id}-{hashlib.sha256(tag.encode()).hexdigest()[:16]}-after-{member}",
+        description=f"{kind} status {status_id} to the followers of #{tag} after {member}",
+        kwargs={
+            "kind": kind,
+            "status_id": status_id,
+            "uid": uid,
+            "tag": tag,
+            "cursor_score": score,
+            "cursor_member": member,
         },
     )
 

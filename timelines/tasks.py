@@ -8,7 +8,18 @@ retries and uniqueness.
 from __future__ import annotations
 
 from timelines import limits
-from timelines.services import cleanup, delivery, erasure, idle, lists, media_jobs, moderation, pictures, refill
+from timelines.services import (
+    cleanup,
+    delivery,
+    erasure,
+    idle,
+    lists,
+    media_jobs,
+    moderation,
+    pictures,
+    refill,
+    tag_delivery,
+)
 
 
 def deliver(
@@ -47,6 +58,11 @@ def withdraw(
     return delivery.withdraw(
         audience=audience, uid=uid, status_id=status_id, cursor=(cursor_score, cursor_member), repost_of=repost_of
     )
+
+
+def tag_pass(*, kind: str, status_id: int, uid: int, tag: str, cursor_score: float, cursor_member: str) -> int:
+    """One pass of a post to (or out of) the homes of a tag's followers, ``DELIVERY_JOB_SIZE`` of them."""
+    return tag_delivery.tag_pass(kind=kind, status_id=status_id, uid=uid, tag=tag, cursor=(cursor_score, cursor_member))
 
 
 def refill_timeline(

@@ -7,6 +7,7 @@ from timelines.views import (
     direct_messages,
     discovery,
     edits,
+    followed_tags,
     follows,
     home,
     likes,
@@ -75,6 +76,8 @@ urlpatterns = [
     path("lists/<int:list_id>/edit", lists.edit, name="list_edit"),
     path("lists/<int:list_id>/delete", lists.delete, name="list_delete"),
     re_path(rf"^tags/(?P<tag>\w{{1,{text.MAX_TAG_LENGTH}}})$", discovery.tag, name="tag"),
+    re_path(rf"^tags/(?P<tag>\w{{1,{text.MAX_TAG_LENGTH}}})/follow$", followed_tags.follow, name="follow_tag"),
+    re_path(rf"^tags/(?P<tag>\w{{1,{text.MAX_TAG_LENGTH}}})/unfollow$", followed_tags.unfollow, name="unfollow_tag"),
     path("search", discovery.search, name="search"),
     path("settings/profile", profile_settings.edit, name="profile_settings"),
 ]

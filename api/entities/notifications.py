@@ -15,6 +15,7 @@ from api.entities.accounts import account
 from api.entities.common import iso
 from api.entities.statuses import plain_entry, statuses
 from timelines import selectors
+from timelines.selectors.viewer_flags import with_viewer_flags
 
 TYPES = {
     "mention": "mention",
@@ -36,6 +37,10 @@ def notifications(request: HttpRequest, items: Sequence[selectors.Notification])
     items = shown(items)
     uids = list(dict.fromkeys(item.actor.id for item in items))
     people = {user.id: user for user in selectors.get_users(uids=uids)} if uids else {}
+    # The person's own flags on each status (favourited, reblogged, bookmarked), as a page of them shows.
+    viewer = getattr(request, "viewer_uid", None)
+    flagged = with_viewer_flags([plain_entry(item.status) for item in items if item.status is not None], viewer=viewer)
+    entries = {entry.status.id: entry for entry in flagged}
     result: list[dict[str, Any]] = []
     for item in items:
         actor = people.get(item.actor.id)
@@ -43,7 +48,7 @@ def notifications(request: HttpRequest, items: Sequence[selectors.Notification])
             continue
         shaped_status = None
         if item.status is not None:
-            found = statuses(request, [plain_entry(item.status)])
+            found = statuses(request, [entries[item.status.id]])
             if not found:
                 continue
             shaped_status = found[0]

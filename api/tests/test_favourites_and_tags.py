@@ -1,6 +1,5 @@
-"""``/api/v1/favourites`` (the caller's likes, most recent first, Link pages), the Tag entity, followed tags
-answered honestly (an empty list; following one is a 404 JSON error: not built), and unknown API paths answering
-Mastodon's JSON 404 rather than a page."""
+"""``/api/v1/favourites`` (the caller's likes, most recent first, Link pages), and unknown API paths answering
+Mastodon's JSON 404 rather than a page (tags: ``test_followed_tags``)."""
 
 from __future__ import annotations
 
@@ -45,20 +44,6 @@ def test_favourites_need_read_favourites():
     person("ada")
     assert Api(token_for("ada", scope="read:statuses")).get("/api/v1/favourites").status_code == 403
     assert Api(None).get("/api/v1/favourites").status_code == 401
-
-
-def test_tags_answer_the_tag_and_following_one_is_an_honest_404():
-    person("ada")
-    api = Api(token_for("ada"))
-    tag = api.get("/api/v1/tags/Redis")
-    assert tag.status_code == 200
-    assert tag.json() == {"name": "redis", "url": "http://testserver/tags/redis", "history": [], "following": False}
-    assert api.get("/api/v1/tags/not a tag").status_code == 404
-    assert api.get("/api/v1/followed_tags").json() == []
-    for action in ("follow", "unfollow"):
-        refused = api.post(f"/api/v1/tags/redis/{action}")
-        assert refused.status_code == 404
-        assert refused.json() == {"error": "Following tags is not supported on this server"}
 
 
 def test_unknown_api_paths_answer_json_not_a_page():

@@ -9,8 +9,8 @@ from typing import Any
 from django.http import HttpRequest
 
 from api.entities.accounts import account
-from api.entities.common import tag_page
 from api.entities.statuses import statuses
+from api.entities.tags import tag_entities
 from api.http import ApiError, endpoint, id_param, limit_param, text_param
 from api.limits import rate_limited
 from timelines import exceptions, selectors
@@ -58,8 +58,6 @@ def search(request: HttpRequest) -> Any:
         "accounts": [account(request, user) for user in found.users if not user.suspended][:limit]
         if first and kind in (None, "", "accounts")
         else [],
-        "hashtags": [{"name": tag, "url": tag_page(request, tag), "history": []} for tag in found.tags][:limit]
-        if first and kind in (None, "", "hashtags")
-        else [],
+        "hashtags": tag_entities(request, list(found.tags)[:limit]) if first and kind in (None, "", "hashtags") else [],
         "statuses": statuses(request, list(found.statuses)) if kind in (None, "", "statuses") else [],
     }

@@ -19,12 +19,14 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
 from accounts.models import User
+from api import oauth
 from bench.graph import bulk_follow, bulk_users
 from bench.harness import Context, Row
 from socialsite import testing
@@ -86,12 +88,17 @@ def _cpu_seconds(pid: int) -> float | None:
 
 
 def _record(
-    arguments: list[str], clients: int, author: int, posts: int, server_pid: int | None = None
+    arguments: list[str],
+    clients: int,
+    author: int,
+    posts: int,
+    server_pid: int | None = None,
+    settle: Callable[[], None] | None = None,
 ) -> tuple[list[float], float, int, float | None]:
     """Open ``clients`` clients in a recorder process, post, and return the delivery latencies (seconds), the
     seconds from the first post to the last delivery, how many clients missed something, and the CPU seconds
     the server process ``server_pid`` used meanwhile (a figure a busy machine does not distort as it does the
-    latencies)."""
+    latencies). ``settle``: waits, once the clients are connected, until the server has subscribed them."""
     command = [sys.executable, "-m", "streaming.recorder", "--clients", str(clients), *arguments]
     recorder = subprocess.Popen(
         command, cwd=settings.BASE_DIR, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -101,6 +108,8 @@ def _record(
         if not ready.startswith("ready "):
             raise RuntimeError(f"the stream recorder did not start: {ready!r}")
         time.sleep(0.2)
+        if settle is not None:
+            settle()
         started = time.time()
         cpu_before = _cpu_seconds(server_pid) if server_pid else None
         ids = _post(author, posts)
@@ -120,8 +129,8 @@ def _record(
     return latencies, max(last - started, 1e-9), report["incomplete"], cpu
 
 
-def _viewers(ctx: Context, author: int, count: int) -> list[str]:
-    """``count`` logged-in viewers following ``author``: their session cookies."""
+def _viewers(ctx: Context, author: int, count: int) -> tuple[list[str], list[User]]:
+    """``count`` logged-in viewers following ``author``: their session cookies, and their accounts."""
     uids = bulk_users(ctx, count, prefix="viewer")
     bulk_follow(ctx, [(uid, author) for uid in uids])
     users = User.objects.bulk_create([User(username=f"viewer{uid}", uid=uid, password="!") for uid in uids])
@@ -134,15 +143,38 @@ def _viewers(ctx: Context, author: int, count: int) -> list[str]:
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.save()
         cookies.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}")
-    return cookies
+    return cookies, users
+
+
+def _tokens(users: list[User]) -> list[str]:
+    """A ``read`` token of one app for each of ``users`` (issued as the OAuth flow's last step issues them)."""
+    app, _ = oauth.register_application(name="bench", redirect_uris="urn:ietf:wg:oauth:2.0:oob", scopes="read")
+    return [oauth.issue_token(application=app, user=user, scopes=("read",))[1] for user in users]
+
+
+def _subscribed(url: str, count: int, timeout: float = READY_TIMEOUT_SECONDS) -> Callable[[], None]:
+    """A ``settle`` for ``_record``: until the server's hub holds at least ``count`` subscriptions."""
+
+    def wait() -> None:
+        deadline = time.monotonic() + timeout
+        while _hub(url)["subscriptions"] < count and time.monotonic() < deadline:
+            time.sleep(0.2)
+
+    return wait
 
 
 def _product(
-    url: str, pid: int, arguments: list[str], clients: int, author: int, posts: int
+    url: str,
+    pid: int,
+    arguments: list[str],
+    clients: int,
+    author: int,
+    posts: int,
+    settle: Callable[[], None] | None = None,
 ) -> tuple[list[float], float, int, float | None]:
     """``_record`` against the server at ``url`` (process ``pid``); cut-off clients are reported."""
     cut_before = _hub(url)["cut_off"]
-    result = _record(arguments, clients, author, posts, server_pid=pid)
+    result = _record(arguments, clients, author, posts, server_pid=pid, settle=settle)
     _wait_for_no_streams(url)
     cut = _hub(url)["cut_off"] - cut_before
     if cut:
@@ -193,7 +225,8 @@ def run(ctx: Context) -> list[Row]:
     author, live_author = bulk_users(ctx, 2, prefix="streamer")
     posts = ctx.scale(12, 100)
     live_clients = ctx.scale(100, 1_000)
-    cookies = _viewers(ctx, live_author, live_clients)
+    cookies, viewers = _viewers(ctx, live_author, live_clients)
+    tokens = _tokens(viewers)
     # On a cluster the raw subscribers listen on a node of it, as the site's subscriber does.
     raw_url = (os.environ.get("REDIS_CLUSTER_URL") or os.environ["REDIS_URL"]).split(",")[0]  # the first node named
     raw = ["--kind", "redis", "--redis-url", raw_url, "--channel", keys.STREAM_CHANNEL]
@@ -215,4 +248,10 @@ def run(ctx: Context) -> list[Row]:
         product = _product(url, server.pid, live, live_clients, live_author, posts)
         raw_live = _record(raw, live_clients, live_author, posts)
         rows.extend(_rows("live home", live_clients, posts, product, raw_live))
+        # The client API's ``user`` stream over its WebSocket (issue 20), one viewer per connection, as the live
+        # homes: the same delivery events, Mastodon's framing, and the WebSocket's outbox.
+        websocket = ["--kind", "mastodon-ws", "--url", url, *(f"--token={token}" for token in tokens)]
+        settle = _subscribed(url, live_clients)
+        product = _product(url, server.pid, websocket, live_clients, live_author, posts, settle=settle)
+        rows.extend(_rows("API user stream (WebSocket)", live_clients, posts, product, raw_live))
     return rows

@@ -21,6 +21,7 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.privacy``: ``follow:requests:{42}``, ``follow:requested:{7}``, ``blocks:{42}``, ``blocked:by:{7}``,
   ``mutes:{42}``, ``muted:by:{7}``;
 - ``keys.notifications``: ``notifications:{42}``, ``notifications:read:{42}``, ``notification:id:``;
+- ``keys.followed_tags``: ``followed:tags:{42}``, ``tag:followers:{redis}``;
 - ``keys.tags``: ``tag:{redis}``, ``timeline:{local}``, ``trending:{tags}:<hour>``;
 - ``keys.search``: ``search:{s3}:<word>``, ``search:users:``, ``search:tags:``;
 - ``keys.moderation``: ``users:suspended``, ``users:limited``, ``stats:{stats}:<name>:<bucket>``;
@@ -37,6 +38,7 @@ from __future__ import annotations
 from timelines.keys.bookmarks import bookmarks_of
 from timelines.keys.channels import STREAM_CHANNEL
 from timelines.keys.conversations import replies, thread
+from timelines.keys.followed_tags import followed_tags, tag_followers
 from timelines.keys.graph import followers, following
 from timelines.keys.idle import IDLE_FIELD, IDLE_HOMES_COUNTER, SEEN_FIELD, seen_shard
 from timelines.keys.likes import likers, likes_of
@@ -96,6 +98,7 @@ __all__ = [
     "conversations_unread",
     "follow_requested",
     "follow_requests",
+    "followed_tags",
     "followers",
     "following",
     "home_reposts",
@@ -125,6 +128,7 @@ __all__ = [
     "stat",
     "status",
     "status_versions",
+    "tag_followers",
     "tag_timeline",
     "thread",
     "timeline",

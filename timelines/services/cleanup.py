@@ -27,6 +27,7 @@ from timelines.services.discovery import unindex_status
 from timelines.services.notifications import forget_status
 from timelines.services.pictures import delete_media
 from timelines.services.publishing import publish
+from timelines.services.tag_delivery import withdraw_from_tag_followers
 
 __all__ = ["clean", "clean_up_after", "finish_deletion", "typed"]
 
@@ -70,6 +71,7 @@ def clean_up_after(*, fields: dict[str, str]) -> None:
     forget_status(uids=concerned, status_id=status_id)
     forget_message(fields)
     unindex_status(fields)
+    withdraw_from_tag_followers(fields)
     for kind in (REPOSTS, LIKES, REPLIES):
         clean(kind=kind, status_id=status_id)
 

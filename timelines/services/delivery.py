@@ -38,6 +38,10 @@ from timelines.services.direct_messages import deliver_message
 from timelines.services.notifications import MENTION, REPLY, notify
 from timelines.services.publishing import publish
 from timelines.services.pulled import pull_instead, withdraw_pulled
+from timelines.services.tag_delivery import deliver_to_tag_followers
+from timelines.services.typed import typed
+
+__all__ = ["AUDIENCES", "deliver", "deliver_status", "typed", "withdraw", "withdraw_status"]
 
 Cursor = tuple[float, str]
 
@@ -122,6 +126,8 @@ def deliver_status(
         )
     if not repost_of:
         _notify_conversation(status)
+        # The followers of its tags (issue 20): public posts only, through the same policy.
+        deliver_to_tag_followers(status)
     # The remote audience (issue 22): other servers' followers, reached through RQ by the federation app.
     hooks.status_delivered(status)
 
@@ -277,17 +283,6 @@ def _announce(
         announced.append(message)
     else:
         publish(message)
-
-
-def typed(fields: dict[str, str]) -> dict[str, Any]:
-    """A stored status hash with its ids as ints and ``posted`` as a float, in stored order (as events carry
-    a status)."""
-    result: dict[str, Any] = {**fields, "id": int(fields["id"]), "uid": int(fields["uid"])}
-    result["posted"] = float(fields["posted"])
-    for name in ("in_reply_to", "in_reply_to_uid", "root", "repost_of", "repost_of_uid"):
-        if result.get(name):
-            result[name] = int(result[name])
-    return result
 
 
 def _take_back(audience: Audience, targets: list[str], status_id: int, repost_of: int | None) -> list[str]:

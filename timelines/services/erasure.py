@@ -146,6 +146,7 @@ def _final(uid: int) -> bool:
         store.idle.count_dropped(-1)
     store.idle.forget_user(uid)
     store.pulled.forget_author(uid)
+    store.followed_tags.forget_person(uid)
     store.users.delete_user(uid)
     delete_account_media(uid=uid)
     return True

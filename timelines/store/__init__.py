@@ -27,6 +27,7 @@ from timelines.store import (
     copies,
     edits,
     fanout,
+    followed_tags,
     graph,
     health,
     idle,
@@ -49,6 +50,7 @@ from timelines.store import (
     timelines,
     unfollows,
     users,
+    viewer_flags,
 )
 
 __all__ = [
@@ -58,6 +60,7 @@ __all__ = [
     "copies",
     "edits",
     "fanout",
+    "followed_tags",
     "graph",
     "health",
     "idle",
@@ -80,4 +83,5 @@ __all__ = [
     "timelines",
     "unfollows",
     "users",
+    "viewer_flags",
 ]

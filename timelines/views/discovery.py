@@ -15,6 +15,7 @@ from socialsite import ratelimits
 from timelines import exceptions, hooks, selectors, text
 from timelines.forms import SearchForm
 from timelines.records import User
+from timelines.selectors import followed_tags
 from timelines.views.params import query_int, viewer_uid
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
 
@@ -27,8 +28,12 @@ REMOTE_ACCT = re.compile(r"@?[A-Za-z0-9_]{1,30}@[A-Za-z0-9.-]{1,253}(?::[0-9]{1,
 def tag(request: HttpRequest, tag: str) -> HttpResponse:
     name = text.normalize_tag(tag)
     max_id = query_int(request, "max_id")
-    statuses = selectors.get_tag_timeline(tag=name, max_id=max_id, count=PAGE_SIZE, viewer_uid=viewer_uid(request))
-    return timeline_response(request, "timelines/tag.html", {"tag": name, **timeline_context(statuses)})
+    viewer = viewer_uid(request)
+    statuses = selectors.get_tag_timeline(tag=name, max_id=max_id, count=PAGE_SIZE, viewer_uid=viewer)
+    # The Follow button's state (issue 20): whether the viewer's home gets this tag's public posts.
+    following = bool(text.is_tag(name) and followed_tags.follows_tags(uid=viewer, tags=[name])[0])
+    context = {"tag": name, "tag_following": following, "can_follow": text.is_tag(name), **timeline_context(statuses)}
+    return timeline_response(request, "timelines/tag.html", context)
 
 
 def _search_refused(request: HttpRequest, message: str) -> HttpResponse:

@@ -1,0 +1,168 @@
+"""Flow control for the streaming WebSocket (``api.websocket``): a client that stops reading cannot make the server
+hold more than a bounded amount for it.
+
+daphne's WebSocket ``send`` never waits: it hands the frame to autobahn, which writes it to the Twisted transport,
+whose user-space buffer has no limit (daphne issue #170). The streams behind a WebSocket (``api.streaming`` and
+the others, run once per subscription) would see every write succeed, so their own bounded queues would never
+fill. Here, as ``streaming.flow`` does for server-sent events:
+
+- ``WebSocketFlow`` registers itself as the transport's push producer: Twisted pauses it while more than 64 KiB
+  wait unsent and resumes it once they drained into the kernel, whose send buffer is capped
+  (``STREAMING_SEND_BUFFER_BYTES``, ``SO_SNDBUF``);
+- ``Outbox`` is the connection's one queue of outgoing messages, bounded by ``STREAMING_QUEUE_SIZE`` messages and
+  ``STREAMING_WEBSOCKET_BUFFER_BYTES`` bytes, written out by one task only while the flow is not paused.
+
+A message that would pass either bound cuts the connection off: the queue is dropped, the connection's streams
+end (their hub subscriptions go), a close frame (1013, "try again later") is queued behind what Twisted holds, and
+the connection is aborted after ``STREAMING_CLOSE_GRACE_SECONDS`` if the client has still not read it. A client
+then reconnects and reads its timeline again, as after any disconnection. What one stalled client holds is its
+kernel buffer, under 64 KiB plus one frame in Twisted, and the outbox's bound.
+
+On a server other than daphne (a test communicator), there is no transport to watch: ``NoFlow`` is always writable
+and the outbox still bounds what waits for a ``send`` that itself waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import functools
+import logging
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from django.conf import settings
+from twisted.internet.interfaces import IPushProducer
+from zope.interface import implementer
+
+from streaming.flow import NoFlow
+
+logger = logging.getLogger(__name__)
+
+TRY_AGAIN_LATER = 1013  # RFC 6455's "Try Again Later" close code
+
+
+@implementer(IPushProducer)
+class WebSocketFlow:
+    """The push producer of one daphne WebSocket's transport: paused while the client is not reading."""
+
+    def __init__(self, protocol: Any, send_buffer_bytes: int | None) -> None:
+        self.transport = protocol.transport
+        self._writable = asyncio.Event()
+        self._writable.set()
+        self.lost = False
+        self._abort: asyncio.TimerHandle | None = None
+        if getattr(self.transport, "producer", None) is not None:
+            # The HTTP channel the connection was upgraded from stays registered, though it no longer serves it.
+            self.transport.unregisterProducer()
+        self.transport.registerProducer(self, True)
+        handle = self.transport.getHandle() if hasattr(self.transport, "getHandle") else None
+        if isinstance(handle, socket.socket) and send_buffer_bytes:
+            with contextlib.suppress(OSError):
+                handle.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer_bytes)
+
+    def pauseProducing(self) -> None:
+        self._writable.clear()
+
+    def resumeProducing(self) -> None:
+        self._writable.set()
+
+    def stopProducing(self) -> None:
+        self.lost = True
+        self._writable.set()
+
+    def writable(self) -> bool:
+        return self._writable.is_set()
+
+    async def wait_writable(self, ended: asyncio.Event) -> None:
+        """Return when the client has drained its buffer, or when ``ended`` is set."""
+        if self._writable.is_set() or ended.is_set():
+            return
+        resumed = asyncio.ensure_future(self._writable.wait())
+        cut = asyncio.ensure_future(ended.wait())
+        try:
+            await asyncio.wait({resumed, cut}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            resumed.cancel()
+            cut.cancel()
+
+    def close(self, grace_seconds: float) -> None:
+        """Abort the connection after ``grace_seconds`` unless it closed by then."""
+        self._abort = asyncio.get_running_loop().call_later(grace_seconds, self._abort_if_open)
+
+    def _abort_if_open(self) -> None:
+        if getattr(self.transport, "connected", False):
+            logger.info("Aborted a streaming WebSocket whose client stopped reading.")
+            self.transport.abortConnection()
+
+    def release(self) -> None:
+        if getattr(self.transport, "producer", None) is self:
+            with contextlib.suppress(Exception):
+                self.transport.unregisterProducer()
+
+
+def websocket_flow_for(send: Any) -> WebSocketFlow | NoFlow:
+    """The flow of the WebSocket ``send`` belongs to: daphne hands ``partial(server.handle_reply, protocol)``."""
+    if isinstance(send, functools.partial) and len(send.args) == 1:
+        protocol = send.args[0]
+        if hasattr(getattr(protocol, "transport", None), "registerProducer"):
+            try:
+                return WebSocketFlow(protocol, settings.STREAMING_SEND_BUFFER_BYTES)
+            except Exception:
+                logger.warning("Could not attach flow control to a daphne WebSocket.", exc_info=True)
+    return NoFlow()
+
+
+class Outbox:
+    """The bounded queue of one WebSocket's outgoing text messages, written out while the client reads."""
+
+    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], flow: WebSocketFlow | NoFlow) -> None:
+        self.send = send
+        self.flow = flow
+        self.waiting: collections.deque[str] = collections.deque()
+        self.size = 0
+        self.ready = asyncio.Event()
+        self.ended = asyncio.Event()
+        self.max_messages = settings.STREAMING_QUEUE_SIZE
+        self.max_bytes = settings.STREAMING_WEBSOCKET_BUFFER_BYTES
+
+    @property
+    def cut_off(self) -> bool:
+        return self.ended.is_set()
+
+    def put(self, text: str) -> bool:
+        """Queue ``text``; False (and the outbox ends) when that would pass a bound, or once it has ended."""
+        if self.ended.is_set():
+            return False
+        if len(self.waiting) >= self.max_messages or self.size + len(text) > self.max_bytes:
+            self.waiting.clear()
+            self.size = 0
+            self.ended.set()
+            self.ready.set()
+            return False
+        self.waiting.append(text)
+        self.size += len(text)
+        self.ready.set()
+        return True
+
+    async def run(self) -> None:
+        """Write the queue out in order, each message once the client reads; until the outbox ends."""
+        while not self.ended.is_set():
+            await self.ready.wait()
+            if not self.waiting:
+                self.ready.clear()
+                continue
+            await self.flow.wait_writable(self.ended)
+            if self.ended.is_set() or self.flow.lost:
+                return
+            text = self.waiting.popleft()
+            self.size -= len(text)
+            await self.send({"type": "websocket.send", "text": text})
+
+    async def close(self, code: int) -> None:
+        """After a cut-off: ask for the close (its frame waits behind what Twisted holds) and abort it later."""
+        with contextlib.suppress(Exception):
+            await self.send({"type": "websocket.close", "code": code})
+        self.flow.close(settings.STREAMING_CLOSE_GRACE_SECONDS)
