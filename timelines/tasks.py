@@ -19,6 +19,7 @@ from timelines.services import (
     pictures,
     refill,
     tag_delivery,
+    withdrawal,
 )
 
 
@@ -55,7 +56,7 @@ def withdraw(
     repost_of: int | None = None,
 ) -> int:
     """One clean-up batch of a deleted status or repost."""
-    return delivery.withdraw(
+    return withdrawal.withdraw(
         audience=audience, uid=uid, status_id=status_id, cursor=(cursor_score, cursor_member), repost_of=repost_of
     )
 

@@ -22,7 +22,8 @@ from timelines import store as timelines_store
 from timelines import visibility as visibilities
 from timelines.records import mention_pairs, stored_media
 from timelines.services.activity import record_post
-from timelines.services.delivery import audience_keys, deliver_status
+from timelines.services.audiences import audience_keys
+from timelines.services.delivery import deliver_status
 from timelines.services.direct_messages import check_recipients
 from timelines.services.discovery import index_status
 from timelines.services.publishing import publish

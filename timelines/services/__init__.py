@@ -25,7 +25,7 @@ those of its exercise solutions. The public API is re-exported here: ``services.
 from __future__ import annotations
 
 from timelines.services.bookmarks import bookmark_status, unbookmark_status
-from timelines.services.delivery import clean_timelines, syndicate_status
+from timelines.services.delivery import syndicate_status
 from timelines.services.direct_messages import mark_conversation_read, remove_conversation
 from timelines.services.edits import edit_status
 from timelines.services.follows import REQUESTED, follow_user, unfollow_user, withdraw_follow_request
@@ -57,6 +57,7 @@ from timelines.services.refill import RebuildResult, RefillStep, rebuild_timelin
 from timelines.services.reposts import repost_status, undo_repost
 from timelines.services.statuses import create_status, delete_status, post_status, send_message
 from timelines.services.users import create_user, discard_user
+from timelines.services.withdrawal import clean_timelines
 from timelines.validation import clean_list_name, clean_location, clean_login, clean_message, clean_name
 
 __all__ = [

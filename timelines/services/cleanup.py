@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from timelines import events, hooks, keys, limits, queue, store
 from timelines.records import mention_pairs
-from timelines.services.delivery import typed, withdraw_status
+from timelines.services.delivery import typed
 from timelines.services.direct_messages import forget_message
 from timelines.services.discovery import unindex_status
 from timelines.services.notifications import forget_status
 from timelines.services.pictures import delete_media
 from timelines.services.publishing import publish
 from timelines.services.tag_delivery import withdraw_from_tag_followers
+from timelines.services.withdrawal import withdraw_status
 
 __all__ = ["clean", "clean_up_after", "finish_deletion", "typed"]
 

@@ -9,7 +9,7 @@ the cost of posting does not grow with the audience; the rest runs in resumable 
 targets. A job queues its successor as soon as it knows where it stops, before its own writes, so that several
 workers carry one chain at once.
 
-``withdraw`` is the counterpart for a deleted status (the book's exercise "Cleaning out deleted IDs"): the
+``services.withdrawal`` is the counterpart for a deleted status (the book's exercise "Cleaning out deleted IDs"): the
 same audiences, the same cursor, the same batches. It asks no policy, since taking a status out of a timeline
 that never held it changes nothing.
 
@@ -27,43 +27,29 @@ the README's "One delivery that every live view follows" for the figures).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from timelines import events, hooks, keys, limits, policy, queue, store
+from timelines import events, hooks, limits, policy, queue, store
 from timelines import visibility as visibilities
 from timelines.records import mention_pairs
+from timelines.services.audiences import (
+    AUDIENCES,
+    FOLLOWERS,
+    LISTS,
+    Audience,
+    Cursor,
+    announce,
+    audience_keys,
+    take_back,
+)
 from timelines.services.direct_messages import deliver_message
 from timelines.services.notifications import MENTION, REPLY, notify
-from timelines.services.publishing import publish
-from timelines.services.pulled import pull_instead, withdraw_pulled
+from timelines.services.pulled import pull_instead
 from timelines.services.tag_delivery import deliver_to_tag_followers
 from timelines.services.typed import typed
 
-__all__ = ["AUDIENCES", "deliver", "deliver_status", "typed", "withdraw", "withdraw_status"]
-
-Cursor = tuple[float, str]
-
-
-@dataclass(frozen=True, slots=True)
-class Audience:
-    """Who a status of an author reaches, and where it is written for each of them."""
-
-    name: str
-    targets: Callable[[int], str]  # author uid -> ZSET of targets (followers:{uid}, list:out:{uid})
-    timeline: Callable[[int], str]  # target -> the timeline written (home:{uid}, list:statuses:{id})
-    shows: Callable[[int], str]  # target -> the set of people whose posts it shows (following:{uid}, list:in:{id})
-
-
-FOLLOWERS = Audience("followers", keys.followers, keys.home_timeline, keys.following)
-LISTS = Audience("lists", keys.listed_in, keys.list_timeline, keys.list_members)
-AUDIENCES: dict[str, Audience] = {audience.name: audience for audience in (FOLLOWERS, LISTS)}
-
-
-def audience_keys(uid: int) -> list[str]:
-    """The ZSETs of the targets of ``uid``'s statuses, one per audience, in ``AUDIENCES`` order."""
-    return [chosen.targets(uid) for chosen in AUDIENCES.values()]
+__all__ = ["AUDIENCES", "deliver", "deliver_status", "syndicate_status", "typed"]
 
 
 def deliver_status(
@@ -110,7 +96,7 @@ def deliver_status(
             # Too many followers to push: merged into their homes when read (services.pulled). The event says
             # so (``followers_of``): open homes of its followers judge it as their read does.
             own = item.author_uid if own_home else None
-            _announce(events.POST, FOLLOWERS, [], shown or status, own_home=own, announced=announced, pulled=True)
+            announce(events.POST, FOLLOWERS, [], shown or status, own_home=own, announced=announced, pulled=True)
             continue
         deliver(
             audience=audience,
@@ -195,7 +181,7 @@ def deliver(
         members, last_score = [member for member, _ in targets], targets[-1][1] if targets else None
     if not members or last_score is None:
         if own_home and shown is not None:
-            _announce(events.POST, chosen, [], shown, own_home=int(shown["uid"]), announced=announced)
+            announce(events.POST, chosen, [], shown, own_home=int(shown["uid"]), announced=announced)
         return 0
     if len(members) >= count:
         queue.enqueue_delivery(
@@ -235,12 +221,12 @@ def deliver(
         exists = store.fanout.push_to_home_timelines(written, status_id, posted)
         reached = written
     if not exists:
-        _take_back(chosen, written, status_id, repost_of)
+        take_back(chosen, written, status_id, repost_of)
         return len(members)
     if reached or own_home:
         shown = shown if shown is not None else _as_shown(stored, repost_of)
         if shown is not None:
-            _announce(events.POST, chosen, reached, shown, own_home=uid if own_home else None, announced=announced)
+            announce(events.POST, chosen, reached, shown, own_home=uid if own_home else None, announced=announced)
     return len(members)
 
 
@@ -256,42 +242,6 @@ def _as_shown(stored: Mapping[str, str] | None, repost_of: int | None) -> dict[s
             return None
         shown["repost_of"] = typed(original)
     return shown
-
-
-def _announce(
-    kind: str,
-    audience: Audience,
-    targets: Sequence[str],
-    status: Mapping[str, Any] | None,
-    *,
-    own_home: int | None = None,
-    announced: list[str] | None = None,
-    pulled: bool = False,
-) -> None:
-    """Publish what a pass did (``kind``) to the timelines of ``targets`` of ``audience`` (and its author's
-    home, ``own_home``): one event for the pass, after its writes (added to ``announced`` instead, when given,
-    for the caller's own round trip)."""
-    homes: Sequence[int | str] = targets if audience is FOLLOWERS else []
-    if own_home is not None:
-        homes = [own_home, *homes]
-    lists = targets if audience is LISTS else []
-    if not homes and not lists and not pulled:
-        return
-    followers_of = int(status["uid"]) if pulled and status is not None else None
-    message = events.delivered(kind, homes=homes, lists=lists, status=status, followers_of=followers_of)
-    if announced is not None:
-        announced.append(message)
-    else:
-        publish(message)
-
-
-def _take_back(audience: Audience, targets: list[str], status_id: int, repost_of: int | None) -> list[str]:
-    """Remove a status (or a repost) from the timelines of ``targets``; returns the targets that held it."""
-    if repost_of:
-        held = store.reposts.remove_repost(audience.name, targets, repost_of, status_id)
-        return [target for target, was in zip(targets, held, strict=True) if was]
-    held = store.fanout.remove_from_timelines([audience.timeline(int(target)) for target in targets], status_id)
-    return [target for target, was in zip(targets, held, strict=True) if was]
 
 
 def _allowed_targets(audience: Audience, members: list[str], item: policy.Item) -> list[str]:
@@ -312,77 +262,6 @@ def _allowed_targets(audience: Audience, members: list[str], item: policy.Item) 
     return [member for member, owner in pairs if owner in allowed]
 
 
-def withdraw_status(*, uid: int, status_id: int, repost_of: int | None = None) -> None:
-    """Run the first clean-up pass of every audience of a deleted status or repost (the rest is queued). The
-    caller took it out of its author's home: the first pass's event names that home too."""
-    for audience in AUDIENCES:
-        if audience == FOLLOWERS.name and withdraw_pulled(uid=uid, status_id=status_id):
-            # Merged into homes when read, never written to them (services.pulled): only its author's home held it.
-            _announce(events.DELETE, FOLLOWERS, [], {"id": status_id, "uid": uid}, own_home=uid)
-            continue
-        withdraw(
-            audience=audience, uid=uid, status_id=status_id, repost_of=repost_of, own_home=audience == FOLLOWERS.name
-        )
-
-
-def withdraw(
-    *,
-    audience: str,
-    uid: int,
-    status_id: int,
-    cursor: Cursor | None = None,
-    repost_of: int | None = None,
-    own_home: bool = False,
-) -> int:
-    """Remove deleted status ``status_id`` of ``uid`` from the timelines of the next ``POSTS_PER_PASS``
-    targets of ``audience`` after ``cursor``, and queue the pass after it.
-
-    Followers who came later never got the status (it had left the profile), those who left had it removed
-    on unfollow. For a repost (``repost_of``), a timeline where it stood for its original gets the earliest
-    other repost of that original by someone it shows instead, as Mastodon does: they still get the post
-    some other way. Idempotent. Returns the number of targets in this pass. Publishes a ``delete`` event naming
-    the timelines it was withdrawn from (and ``reset`` for those that got a stand-in repost).
-    """
-    chosen = AUDIENCES[audience]
-    targets = store.graph.members_after(chosen.targets(uid), cursor, limits.POSTS_PER_PASS)
-    held = _take_back(chosen, [member for member, _ in targets], status_id, repost_of)
-    _announce(events.DELETE, chosen, held, {"id": status_id, "uid": uid}, own_home=uid if own_home else None)
-    if repost_of and held:
-        _announce(events.RESET, chosen, _stand_in(chosen, held, repost_of, gone=uid), None)
-    if len(targets) >= limits.POSTS_PER_PASS:
-        last_member, last_score = targets[-1]
-        queue.enqueue_withdrawal(
-            audience=audience, uid=uid, status_id=status_id, cursor=(last_score, last_member), repost_of=repost_of
-        )
-    return len(targets)
-
-
-def _stand_in(audience: Audience, targets: list[str], original_id: int, *, gone: int) -> list[str]:
-    """For each target whose timeline just lost the repost standing for ``original_id``, add the earliest
-    other repost of it by someone that timeline shows (or by its owner). Two round trips, plus one push per
-    distinct stand-in. Returns the targets that got one."""
-    others = [(uid, posted) for uid, posted in store.reposts.reposters(original_id) if uid != gone]
-    if not others:
-        return []
-    uids = [uid for uid, _ in others]
-    repost_ids = store.reposts.reposts_of(uids, original_id)
-    shown = store.graph.memberships_in_each([audience.shows(int(target)) for target in targets], uids)
-    chosen: dict[int, list[str]] = {}
-    for target, flags in zip(targets, shown, strict=True):
-        for index, (uid, _) in enumerate(others):
-            is_owner = audience is FOLLOWERS and uid == int(target)
-            if (flags[index] or is_owner) and repost_ids[index] is not None:
-                chosen.setdefault(index, []).append(target)
-                break
-    reached: list[str] = []
-    for index, chosen_targets in chosen.items():
-        added = store.reposts.push_repost(
-            audience.name, chosen_targets, original_id, int(repost_ids[index]), others[index][1]
-        )
-        reached.extend(target for target, was in zip(chosen_targets, added, strict=True) if was)
-    return reached
-
-
 # The book's names, kept for scripts written against them.
 
 
@@ -394,9 +273,3 @@ def syndicate_status(
     return deliver(
         audience=LISTS.name if on_lists else FOLLOWERS.name, uid=uid, status_id=status_id, posted=posted, cursor=cursor
     )
-
-
-def clean_timelines(*, uid: int, status_id: int, cursor: Cursor | None = None, on_lists: bool = False) -> int:
-    """One clean-up pass of a deleted status (the book's exercise "Cleaning out deleted IDs"). See
-    ``withdraw``."""
-    return withdraw(audience=LISTS.name if on_lists else FOLLOWERS.name, uid=uid, status_id=status_id, cursor=cursor)

@@ -19,8 +19,9 @@ from timelines import events, exceptions, hooks, limits, store, text, uris
 from timelines import visibility as visibilities
 from timelines.records import Status, mention_pairs, stored_media
 from timelines.services.activity import record_post
+from timelines.services.audiences import audience_keys
 from timelines.services.cleanup import finish_deletion
-from timelines.services.delivery import audience_keys, deliver_status
+from timelines.services.delivery import deliver_status
 from timelines.services.direct_messages import check_recipients, conversation_of, participants_or_refuse
 from timelines.services.discovery import index_status
 from timelines.services.pictures import check_media, claim_media, release_media
