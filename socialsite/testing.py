@@ -92,6 +92,7 @@ def share_static(env: dict[str, str], collected_env: dict[str, str]) -> None:
     target = Path(env["SOCIALSITE_VAR_DIR"]) / "staticfiles"
     collect_static(collected_env)
     if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.symlink_to(source, target_is_directory=True)
     _collected.add(env["SOCIALSITE_VAR_DIR"])
 

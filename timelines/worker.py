@@ -124,6 +124,18 @@ class Worker(rq.SimpleWorker):
         kwargs.setdefault("maintenance_interval", MAINTENANCE_INTERVAL)
         super().__init__(*args, **kwargs)
 
+    def register_birth(self) -> None:
+        super().register_birth()
+        self.forget_dead_neighbours()
+
+    def forget_dead_neighbours(self) -> None:
+        """Unregister the workers of this host whose process no longer runs. One killed (or dead of a lost Redis)
+        stays in RQ's registry until its key expires, minutes later, and would be counted meanwhile; a worker
+        that ``serve`` starts in its place removes it."""
+        for other in rq.Worker.all(connection=self.connection, serializer=SERIALIZER):
+            if other.name != self.name and other.hostname == self.hostname and other.pid and not _running(other.pid):
+                other.register_death()
+
     @property
     def dequeue_timeout(self) -> int:
         # Wake up from the blocking dequeue often enough to run maintenance on time.
@@ -199,3 +211,14 @@ class Worker(rq.SimpleWorker):
         except Exception:  # a maintenance pass must not stop the worker; the next pass tries again
             self.log.exception("Could not queue the clean-up of unposted uploads")
         self.last_cleaned_at = now()
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists on this host (one of another user counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

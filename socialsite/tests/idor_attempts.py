@@ -143,6 +143,16 @@ def _plain(name: str, data: Callable[[random.Random, Person, Person], dict[str, 
     return aim
 
 
+def _on_tag(name: str) -> Aim:
+    """Following or unfollowing a tag names nobody: it can only change the actor's own followed tags."""
+
+    def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+        tag = rng.choice(["redis", "python", "nobody_uses_this"])
+        return Attempt(reverse(f"timelines:{name}", args=[tag]), {}, OWN, f"{name} #{tag}")
+
+    return aim
+
+
 def _report(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
     """A report of the owner naming some of their posts, hidden ones included: only the posts the reporter may
     see can be reported (checked after the attempt)."""
@@ -238,6 +248,8 @@ WRITES: dict[str, Aim] = {
     "timelines:unblock": _on_person("unblock"),
     "timelines:mute": _on_person("mute"),
     "timelines:unmute": _on_person("unmute"),
+    "timelines:follow_tag": _on_tag("follow_tag"),
+    "timelines:unfollow_tag": _on_tag("unfollow_tag"),
     "timelines:list_pick": _pick,
     "timelines:list_create": _plain(
         "timelines:list_create", lambda rng, actor, owner: {"name": f"list {rng.randrange(1000)}"}, "create a list"
