@@ -32,6 +32,7 @@ from timelines.services.notifications import MENTION, UPDATE, notify
 from timelines.services.pictures import media_claimed, plan_edit_media
 from timelines.services.publishing import publish
 from timelines.services.statuses import mentions_of
+from timelines.services.tag_delivery import deliver_to_tag_followers
 from timelines.validation import clean_message
 
 logger = logging.getLogger(__name__)
@@ -191,3 +192,5 @@ def _reindex(old: Mapping[str, str], new: Mapping[str, str]) -> None:
     added = [tag for tag in new_tags if tag not in old_tags]
     if added:
         store.tags.index_tags(added, status_id, posted, hour)
+        # Mastodon fans an edited post out again (DistributionWorker 'update'): a new tag's followers get it.
+        deliver_to_tag_followers(typed(dict(new)), only=added)

@@ -31,19 +31,26 @@ Cursor = tuple[float, str]
 DELIVER, WITHDRAW = "deliver", "withdraw"
 
 
-def deliver_to_tag_followers(status: Mapping[str, Any]) -> None:
-    """Run the first pass of every tag of a new ``status`` (the rest is queued). Nothing for a repost, a post
-    without tags or one the public may not see listed. One round trip for the tags' first followers, then, when
-    anyone follows them, the policy's read and a few round trips per tag."""
+def deliver_to_tag_followers(status: Mapping[str, Any], *, only: Sequence[str] | None = None) -> None:
+    """Run the first pass of every tag of a new ``status`` (the rest is queued), or of the tags in ``only`` (those
+    an edit added: Mastodon's ``UpdateStatusService`` fans the edited post out again, so a new tag's followers get
+    it at its first place in time). Nothing for a repost, a post without tags or one the public may not see
+    listed. One round trip for the tags' first followers, then, when anyone follows them, the policy's read and a
+    few round trips per tag."""
     if status.get("repost_of") or visibilities.of_status(status) != visibilities.PUBLIC:
         return
     tags = text.tags(str(status.get("message") or ""))
     if not tags:
         return
-    firsts = store.graph.members_after_many([(keys.tag_followers(tag), None, limits.POSTS_PER_PASS) for tag in tags])
+    chosen = [index for index, tag in enumerate(tags) if only is None or tag in only]
+    if not chosen:
+        return
+    firsts = store.graph.members_after_many(
+        [(keys.tag_followers(tags[index]), None, limits.POSTS_PER_PASS) for index in chosen]
+    )
     if not any(firsts) or not is_public(status):
         return
-    for index, targets in enumerate(firsts):
+    for index, targets in zip(chosen, firsts, strict=True):
         if targets:
             _deliver_pass(status, tags=tags, index=index, targets=targets, count=limits.POSTS_PER_PASS)
 

@@ -138,3 +138,22 @@ def test_deleting_an_account_takes_it_out_of_its_tags_followers(alice, bob):
     run_jobs()
     assert get_redis().zcard(keys.tag_followers("redis")) == 0
     assert get_redis().exists(keys.followed_tags(bob)) == 0
+
+
+def test_an_edit_that_adds_a_followed_tag_delivers_the_post_as_mastodon_does(alice, bob, carol):
+    # Mastodon's UpdateStatusService re-runs the fan-out (DistributionWorker 'update'): the new tag's followers get
+    # the post at its first place in time; those of a tag it already had get it once; a removed tag takes nothing.
+    follow_tag(uid=bob, tag="redis")
+    follow_tag(uid=carol, tag="django")
+    older = services.post_status(uid=alice, message="#django first")
+    status_id = services.post_status(uid=alice, message="plain words")
+    newer = services.post_status(uid=alice, message="#django later")
+    assert home_timeline_of(bob) == []
+    assert services.edit_status(uid=alice, status_id=status_id, message="now about #redis and #django")
+    assert home_ids(bob) == [status_id]
+    assert home_ids(carol) == [newer, status_id, older]
+    assert services.edit_status(uid=alice, status_id=status_id, message="only #redis now")
+    assert home_ids(bob) == [status_id]
+    private = services.post_status(uid=alice, message="quiet", visibility="private")
+    services.edit_status(uid=alice, status_id=private, message="quiet #redis")
+    assert home_ids(bob) == [status_id]
