@@ -51,7 +51,7 @@ bob = selectors.get_user_by_login(login={acct!r})
 print(bob.id, *[e.status.id for e in selectors.get_status_messages(uid=bob.id, timeline="profile", count=5)])
 """
     assert wait_until(lambda: len(a.run(latest).split()) == 2), "bob's post did not reach A"
-    bob_on_a, post_on_a = (int(value) for value in a.run(latest).split())
+    _bob_on_a, post_on_a = (int(value) for value in a.run(latest).split())
 
     page = _on_a_as_alice(
         a,
