@@ -155,8 +155,20 @@ class ReportForm(forms.Form):
         error_messages={"invalid_choice": report_exceptions.POST_NOT_OFFERED},
     )
 
-    def __init__(self, *args: Any, statuses: Sequence[Status] = (), **kwargs: Any) -> None:
+    forward = forms.BooleanField(required=False)
+
+    def __init__(self, *args: Any, statuses: Sequence[Status] = (), domain: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if domain:
+            # Mastodon's "Forward to the remote server": a copy, from this server and not from the reporter.
+            self.fields["forward"].label = f"Forward to {domain}"
+            self.fields[
+                "forward"
+            ].help_text = (
+                f"The account is from another server. Send an anonymized copy of the report to {domain} as well."
+            )
+        else:
+            del self.fields["forward"]
         # CharField puts its own max_length (the input bound) on the widget; the browser gets the real limit.
         self.fields["comment"].widget.attrs["maxlength"] = str(report_limits.MAX_REPORT_COMMENT_LENGTH)
         self.fields["status_ids"].choices = [

@@ -98,9 +98,24 @@ class Report(models.Model):
         RESOLVED = "resolved", "Resolved"
 
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made")
-    # Not indexed on its own: accounts_report_reported_idx starts with it.
+    # Not indexed on its own: accounts_report_reported_idx starts with it. Empty for another server's account.
     reported = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received", db_index=False
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_received",
+        db_index=False,
+        null=True,
+        blank=True,
+    )
+    # Another server's account (issue 22), which has no SQL row here: its profile's uid in Redis and its address.
+    reported_uid = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The reported remote account's profile (user:{uid}); empty for a local one."
+    )
+    reported_acct = models.CharField(
+        "reported remote account", max_length=512, blank=True, help_text="login@domain of a reported remote account."
+    )
+    forwarded_to = models.CharField(
+        max_length=255, blank=True, help_text="The server a copy of the report (a Flag) was sent to, if any."
     )
     status_ids = models.JSONField(
         "reported posts",
@@ -130,12 +145,24 @@ class Report(models.Model):
             models.Index(fields=["state", "-created"], name="accounts_report_state_idx"),
             models.Index(fields=["reason", "state"], name="accounts_report_reason_idx"),
             models.Index(fields=["reported", "state"], name="accounts_report_reported_idx"),
+            models.Index(fields=["reported_uid", "state"], name="accounts_report_remote_idx"),
         ]
         constraints = [
             models.UniqueConstraint(
                 fields=["reporter", "reported"],
                 condition=models.Q(state="open"),
                 name="accounts_report_one_open_per_pair",
+            ),
+            models.UniqueConstraint(
+                fields=["reporter", "reported_uid"],
+                condition=models.Q(state="open", reported_uid__isnull=False),
+                name="accounts_report_one_open_per_remote",
+            ),
+            # Exactly one target: a local account, or a remote one.
+            models.CheckConstraint(
+                condition=models.Q(reported__isnull=False, reported_uid__isnull=True)
+                | models.Q(reported__isnull=True, reported_uid__isnull=False),
+                name="accounts_report_one_target",
             ),
             models.CheckConstraint(condition=~models.Q(reporter=models.F("reported")), name="accounts_report_not_self"),
             models.CheckConstraint(
@@ -146,3 +173,8 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"Report #{self.pk} ({self.get_reason_display()}, {self.get_state_display()})"
+
+    @property
+    def reported_name(self) -> str:
+        """The reported account as the queue shows it: its username here, ``@login@domain`` for a remote one."""
+        return f"@{self.reported_acct}" if self.reported_uid is not None else str(self.reported)

@@ -248,7 +248,9 @@ def remove_reported_posts(*, moderator: User, report: Report, reason: str) -> li
     nothing. Requires ``accounts.remove_post``."""
     _require(moderator, permissions.REMOVE_POST)
     cleaned = clean_reason(reason)
-    _check_target(moderator, report.reported)
+    if report.reported_uid is None:
+        _check_target(moderator, report.reported)
+    # A remote account's report (issue 22) has no SQL account to check: its posts are removed here like any.
     removed: list[int] = []
     for status_id in report.status_ids:
         try:
@@ -295,7 +297,8 @@ def resolve_report(*, moderator: User, report: Report, note: str) -> bool:
     cleaned = clean_reason(note)
     with transaction.atomic():
         changed = report_services.resolve_report(report=report, moderator=moderator, note=cleaned)
-        if changed:
+        # A remote account's report has no SQL account to write the entry on (its audit is the Federation pages').
+        if changed and report.reported is not None:
             audit.record(
                 moderator=moderator,
                 user=report.reported,

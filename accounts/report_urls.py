@@ -9,7 +9,8 @@ from timelines import limits
 
 app_name = "reports"
 
-LOGIN = rf"@(?P<login>[A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}})"
+# A local login, or another server's account as login@domain (issue 22), as ``timelines.urls`` has it.
+LOGIN = rf"@(?P<login>[A-Za-z0-9_]{{1,{limits.MAX_LOGIN_LENGTH}}}(?:@[A-Za-z0-9.-]{{1,253}}(?::[0-9]{{1,5}})?)?)"
 
 urlpatterns = [
     re_path(rf"^{LOGIN}/report$", report_views.report_form, name="form"),

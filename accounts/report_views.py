@@ -1,6 +1,8 @@
 """Reporting from a browser: the report form (``GET /@login/report``, ``?status=<id>`` from a post's Report
 link), sending it (``POST /@login/report/send``), and the thank-you page with Block and Mute
-(``GET /@login/report/sent``).
+(``GET /@login/report/sent``). ``login`` may be another server's account, ``login@domain`` (issue 22): its
+report names it by its profile's uid and address, and the form offers "Forward to <domain>", which sends a copy
+from this server (a ``Flag``, through ``timelines.hooks.forward_report``).
 
 Sending is one view function, ``send_report``, so a rate limit is one decorator on it. The form offers the
 reported post and the person's latest posts as the viewer sees them; a post id outside those is a form
@@ -11,6 +13,7 @@ person or post) and writes nothing; GET pages never write.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,16 +24,19 @@ from accounts import exceptions, limits, reports
 from accounts.forms import ReportForm
 from accounts.models import User
 from socialsite import ratelimits
-from timelines import records, selectors, validation
+from timelines import hooks, records, selectors, validation
 from timelines.exceptions import STATUS_NOT_FOUND, UNKNOWN_USER, StatusNotFound
 from timelines.views.params import query_int, user_or_404
 
 FORM_TEMPLATE = "accounts/report.html"
 
 
-def _reported(login: str) -> tuple[records.User, User]:
-    """The profile and the account of ``login``; 404 when either is missing."""
+def _reported(login: str) -> tuple[records.User, User | None]:
+    """The profile and the account of ``login`` (None for another server's account, ``login@domain``, which
+    has no SQL row here); 404 when either is missing."""
     profile = user_or_404(login)
+    if profile.domain:
+        return profile, None
     account = User.objects.filter(uid=profile.id).first()
     if account is None:
         raise Http404(UNKNOWN_USER)
@@ -90,18 +96,45 @@ def _render_form(
     return render(request, FORM_TEMPLATE, context, status=status)
 
 
+def _file(reporter: User, profile: records.User, account: User | None, data: dict[str, Any]) -> None:
+    """Store the report; for another server's account, forward a copy to its server when asked."""
+    if account is not None:
+        reports.report(
+            reporter=reporter,
+            reported=account,
+            reason=data["reason"],
+            comment=data["comment"],
+            status_ids=data["status_ids"],
+        )
+        return
+    report = reports.report_remote(
+        reporter=reporter,
+        reported_uid=profile.id,
+        reported_acct=profile.acct,
+        reason=data["reason"],
+        comment=data["comment"],
+        status_ids=data["status_ids"],
+    )
+    # The copy carries this report's comment (not the merged one) and the posts of the stored report.
+    if data.get("forward") and profile.domain:
+        comment = reports.clean_comment(data["comment"])
+        if hooks.forward_report(uid=profile.id, status_ids=list(report.status_ids), comment=comment):
+            reports.mark_forwarded(report=report, domain=profile.domain)
+
+
 @login_required
 @require_safe
 def report_form(request: HttpRequest, login: str) -> HttpResponse:
     profile, account = _reported(login)
-    if account.pk == request.user.pk:
+    if account is not None and account.pk == request.user.pk:
         return _cannot_report_self(request)
     viewer = request.user.uid
     status_id = query_int(request, "status")
     if status_id is not None and _their_post(status_id, profile=profile, viewer=viewer) is None:
         raise Http404(STATUS_NOT_FOUND)
     offered = _offered_posts(profile=profile, viewer=viewer, reported_id=status_id)
-    form = ReportForm(initial={"status_ids": [status_id] if status_id else []}, statuses=offered)
+    initial = {"status_ids": [status_id] if status_id else []}
+    form = ReportForm(initial=initial, statuses=offered, domain=profile.domain)
     return _render_form(request, form, profile, status_id)
 
 
@@ -109,7 +142,7 @@ def _report_refused(request: HttpRequest, message: str, login: str) -> HttpRespo
     """The form again, as it was filled in, with the rate limit's message; nothing is reported."""
     profile, _account = _reported(login)
     offered = _offered_posts(profile=profile, viewer=request.user.uid, reported_id=None)
-    form = ReportForm(request.POST, statuses=offered)
+    form = ReportForm(request.POST, statuses=offered, domain=profile.domain)
     form.is_valid()  # reads only: shows what was chosen, with its errors
     form.add_error(None, message)
     return _render_form(request, form, profile, None)
@@ -120,7 +153,7 @@ def _report_refused(request: HttpRequest, message: str, login: str) -> HttpRespo
 @ratelimits.limit("reports", page=_report_refused)
 def send_report(request: HttpRequest, login: str) -> HttpResponse:
     profile, account = _reported(login)
-    if account.pk == request.user.pk:
+    if account is not None and account.pk == request.user.pk:
         return _cannot_report_self(request)
     viewer = request.user.uid
     status_id = _post_id(request.POST.get("status"))
@@ -129,24 +162,18 @@ def send_report(request: HttpRequest, login: str) -> HttpResponse:
     ticks = request.POST.getlist("status_ids")[: limits.REPORT_FORM_RECENT_POSTS + 1]
     ticked = [status_id for value in ticks if (status_id := _post_id(value)) is not None]
     offered = _offered_posts(profile=profile, viewer=viewer, reported_id=status_id, ticked=ticked)
-    form = ReportForm(request.POST, statuses=offered)
+    form = ReportForm(request.POST, statuses=offered, domain=profile.domain)
     if status_id not in {status.id for status in offered}:
         status_id = None  # not theirs, or not visible: the form shown again does not carry it
     if form.is_valid():
         try:
-            reports.report(
-                reporter=request.user,
-                reported=account,
-                reason=form.cleaned_data["reason"],
-                comment=form.cleaned_data["comment"],
-                status_ids=form.cleaned_data["status_ids"],
-            )
+            _file(request.user, profile, account, form.cleaned_data)
         except exceptions.InvalidReason as error:
             form.add_error("reason", error.message)
         except exceptions.CommentTooLong as error:
             form.add_error("comment", error.message)
         else:
-            return redirect("reports:sent", login=profile.login)
+            return redirect("reports:sent", login=profile.acct)
     return _render_form(request, form, profile, status_id, status=400)
 
 
@@ -154,7 +181,7 @@ def send_report(request: HttpRequest, login: str) -> HttpResponse:
 @require_safe
 def report_sent(request: HttpRequest, login: str) -> HttpResponse:
     profile, account = _reported(login)
-    if not reports.has_reported(reporter=request.user, reported=account):
-        return redirect("reports:form", login=profile.login)
+    if not reports.has_reported(reporter=request.user, reported=account, reported_uid=profile.id):
+        return redirect("reports:form", login=profile.acct)
     relationship = selectors.get_relationship(viewer=request.user.uid, other=profile.id)
     return render(request, "accounts/report_sent.html", {"person": profile, "relationship": relationship})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -59,6 +60,10 @@ def reportable_status_ids(*, reported: User, status_ids: Iterable[object]) -> li
     callers bound the list (the form offers ``REPORT_FORM_RECENT_POSTS`` + 1)."""
     if reported.uid is None:
         return []
+    return _status_ids_of(uid=reported.uid, status_ids=status_ids)
+
+
+def _status_ids_of(*, uid: int, status_ids: Iterable[object]) -> list[int]:
     kept: list[int] = []
     for raw in dict.fromkeys(status_ids):
         if isinstance(raw, bool) or not isinstance(raw, int | str):
@@ -68,7 +73,7 @@ def reportable_status_ids(*, reported: User, status_ids: Iterable[object]) -> li
             status = selectors.get_status(status_id=status_id)
         except (ValueError, StatusNotFound):
             continue
-        if status.uid == reported.uid and status.repost_of is None and status_id not in kept:
+        if status.uid == uid and status.repost_of is None and status_id not in kept:
             kept.append(status_id)
     return kept
 
@@ -93,15 +98,43 @@ def report(*, reporter: User, reported: User, reason: str, comment: str = "", st
     comment = clean_comment(comment)
     # Redis is read before the transaction: the SQL write lock is not held across another store's round trips.
     kept = reportable_status_ids(reported=reported, status_ids=status_ids)[: limits.MAX_REPORTED_STATUSES]
+    return _store(reporter=reporter, target={"reported": reported}, reason=reason, comment=comment, kept=kept)
+
+
+def report_remote(
+    *,
+    reporter: User,
+    reported_uid: int,
+    reported_acct: str,
+    reason: str,
+    comment: str = "",
+    status_ids: Sequence[int] = (),
+) -> Report:
+    """Report another server's account (profile ``reported_uid``, ``login@domain``) and some of its posts, as
+    ``report`` does a local one: the same checks, merging and limits, one open report per reporter and account.
+    Forwarding a copy to its server is the caller's (``federation.services.reports``)."""
+    if reporter.uid is not None and reporter.uid == reported_uid:
+        raise exceptions.CannotReportSelf()
+    reason = clean_reason(reason)
+    comment = clean_comment(comment)
+    kept = _status_ids_of(uid=reported_uid, status_ids=status_ids)[: limits.MAX_REPORTED_STATUSES]
+    target = {"reported_uid": reported_uid, "reported_acct": reported_acct}
+    return _store(reporter=reporter, target=target, reason=reason, comment=comment, kept=kept)
+
+
+def _store(*, reporter: User, target: dict[str, Any], reason: str, comment: str, kept: list[int]) -> Report:
+    """Create the open report of ``reporter`` about ``target`` (the fields naming the reported account), or merge
+    into the one open already."""
+    match = {key: value for key, value in target.items() if key != "reported_acct"}
     for attempt in range(MERGE_ATTEMPTS):
         with transaction.atomic():
-            existing = _open_report_for_update(reporter=reporter, reported=reported)
+            existing = _open_report_for_update(reporter=reporter, match=match)
             if existing is None:
                 try:
                     # A savepoint: losing the race must not break a transaction the caller holds.
                     with transaction.atomic():
                         created = Report.objects.create(
-                            reporter=reporter, reported=reported, reason=reason, comment=comment, status_ids=kept
+                            reporter=reporter, reason=reason, comment=comment, status_ids=kept, **target
                         )
                     # Counted for the dashboard once the report is stored (a counter: no content of it).
                     transaction.on_commit(activity.record_report)
@@ -116,6 +149,12 @@ def report(*, reporter: User, reported: User, reason: str, comment: str = "", st
             existing.save(update_fields=["status_ids", "reason", "comment", "updated"])
             return existing
     raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def mark_forwarded(*, report: Report, domain: str) -> None:
+    """Note on ``report`` that a copy went to ``domain`` (the queue shows it)."""
+    Report.objects.filter(pk=report.pk).update(forwarded_to=domain)
+    report.forwarded_to = domain
 
 
 def resolve_report(*, report: Report, moderator: User, note: str = "") -> bool:
@@ -139,15 +178,18 @@ def resolve_report(*, report: Report, moderator: User, note: str = "") -> bool:
     return changed
 
 
-def has_reported(*, reporter: User, reported: User) -> bool:
-    """Whether ``reporter`` ever reported ``reported`` (open or resolved): the thank-you page's guard."""
+def has_reported(*, reporter: User, reported: User | None = None, reported_uid: int | None = None) -> bool:
+    """Whether ``reporter`` ever reported ``reported`` (or the remote account ``reported_uid``), open or
+    resolved: the thank-you page's guard."""
+    if reported is None:
+        return Report.objects.filter(reporter=reporter, reported_uid=reported_uid).exists()
     return Report.objects.filter(reporter=reporter, reported=reported).exists()
 
 
-def _open_report_for_update(*, reporter: User, reported: User) -> Report | None:
+def _open_report_for_update(*, reporter: User, match: dict[str, Any]) -> Report | None:
     return (
         Report.objects.select_for_update()
-        .filter(reporter=reporter, reported=reported, state=Report.State.OPEN)
+        .filter(reporter=reporter, state=Report.State.OPEN, **match)
         .order_by()
         .first()
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from federation.services import actor_changes, actors, mentions, outbound
+from federation.services import actor_changes, actors, mentions, outbound, outbound_moderation
 from timelines import hooks
 
 
@@ -19,3 +19,5 @@ def register_all() -> None:
     hooks.register("look_up_accounts", mentions.look_up_accounts)
     hooks.register("profile_changed", actor_changes.profile_changed)
     hooks.register("account_deleted", actor_changes.account_deleted)
+    hooks.register("remote_blocked", outbound_moderation.remote_blocked)
+    hooks.register("forward_report", outbound_moderation.forward_report)

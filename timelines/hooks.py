@@ -21,6 +21,10 @@ change that is already made: it queues its work (RQ) and returns.
 - ``profile_changed(uid)``: a local account's name, bio or privacy changed (tell the servers that follow it);
 - ``account_deleted(uid)``: a local account is about to be erased (tell the servers that know it, while its
   follows are still there);
+- ``remote_blocked(uid, other_uid, blocked)``: ``uid`` blocked (or with ``blocked`` False, unblocked) remote
+  ``other_uid`` (send the Block, or its Undo, as Mastodon does, so that server hides ``uid`` from it too);
+- ``forward_report(uid, status_ids, comment)``: send a copy of a report about remote ``uid`` (and those of its
+  posts) to its server, from this server (a Flag); True when it is queued;
 - ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
   when it is not known yet (search), or None.
 """
@@ -46,6 +50,8 @@ NAMES = frozenset(
         "look_up_accounts",
         "profile_changed",
         "account_deleted",
+        "remote_blocked",
+        "forward_report",
     }
 )
 
@@ -115,3 +121,13 @@ def profile_changed(*, uid: int) -> None:
 def account_deleted(*, uid: int) -> None:
     if hook := _registered.get("account_deleted"):
         hook(uid=uid)
+
+
+def remote_blocked(*, uid: int, other_uid: int, blocked: bool) -> None:
+    if hook := _registered.get("remote_blocked"):
+        hook(uid=uid, other_uid=other_uid, blocked=blocked)
+
+
+def forward_report(*, uid: int, status_ids: list[int], comment: str) -> bool:
+    hook = _registered.get("forward_report")
+    return bool(hook(uid=uid, status_ids=status_ids, comment=comment)) if hook else False

@@ -26,6 +26,7 @@ from accounts import moderation
 from accounts.admin.actions import Step, reason_step
 from accounts.admin.rows import RedisRowsChangeList
 from accounts.admin.search import BoundedSearch
+from accounts.exceptions import ModerationError
 from accounts.models import Report
 from timelines.records import Status
 from timelines.selectors import moderated_statuses
@@ -60,7 +61,7 @@ class ReportAdmin(BoundedSearch, admin.ModelAdmin):
         "state",
         "reason",
         "reporter",
-        "reported",
+        "reported_account",
         "comment_excerpt",
         "reported_post_texts",
         "created",
@@ -68,11 +69,12 @@ class ReportAdmin(BoundedSearch, admin.ModelAdmin):
     list_display_links = ("id",)
     list_filter = ("state", "reason", ("reported", admin.RelatedOnlyFieldListFilter))
     list_select_related = ("reporter", "reported")
-    search_fields = ("reported__username", "reporter__username", "comment")
+    search_fields = ("reported__username", "reported_acct", "reporter__username", "comment")
     actions = ("resolve", "remove_posts", "limit_account", "suspend_account")
     fields = (
         "reporter",
-        "reported",
+        "reported_account",
+        "forwarded_to",
         "reason",
         "comment",
         "reported_posts",
@@ -103,6 +105,11 @@ class ReportAdmin(BoundedSearch, admin.ModelAdmin):
         found = moderated_statuses.get_statuses_by_id(status_ids=sorted(ids))
         for row in rows:
             row.reported_statuses = [(int(i), found.get(int(i))) for i in row.status_ids]  # type: ignore[attr-defined]
+
+    @admin.display(description="reported", ordering="reported__username")
+    def reported_account(self, obj: Report) -> str:
+        """The reported account: a username here, ``@login@domain`` for another server's account."""
+        return obj.reported_name
 
     @admin.display(description="comment")
     def comment_excerpt(self, obj: Report) -> str:
@@ -158,6 +165,7 @@ class ReportAdmin(BoundedSearch, admin.ModelAdmin):
     @admin.action(description="Limit reported accounts", permissions=["limit_account"])
     def limit_account(self, request: HttpRequest, queryset: QuerySet) -> TemplateResponse | None:
         def apply(report: Report, reason: str) -> bool:
+            _require_local(report)
             moderation.limit(moderator=request.user, user=report.reported, reason=reason)
             self._resolve_after(request, report, f"Limited the account: {reason}")
             return True
@@ -167,6 +175,7 @@ class ReportAdmin(BoundedSearch, admin.ModelAdmin):
     @admin.action(description="Suspend reported accounts", permissions=["suspend_account"])
     def suspend_account(self, request: HttpRequest, queryset: QuerySet) -> TemplateResponse | None:
         def apply(report: Report, reason: str) -> bool:
+            _require_local(report)
             moderation.suspend(moderator=request.user, user=report.reported, reason=reason)
             self._resolve_after(request, report, f"Suspended the account: {reason}")
             return True
@@ -177,6 +186,15 @@ class ReportAdmin(BoundedSearch, admin.ModelAdmin):
     def _resolve_after(request: HttpRequest, report: Report, note: str) -> None:
         if report.state == Report.State.OPEN and request.user.has_perm("accounts.resolve_report"):
             moderation.resolve_report(moderator=request.user, report=report, note=note)
+
+
+REMOTE_ACCOUNT_ACTION = "{account} is another server's account: limit or suspend it from its Federation page."
+
+
+def _require_local(report: Report) -> None:
+    """Limit and Suspend here act on a local account; a remote one's flags are the Federation pages' actions."""
+    if report.reported is None:
+        raise ModerationError(REMOTE_ACCOUNT_ACTION.format(account=report.reported_name))
 
 
 def _post_list(statuses: Sequence[tuple[int, Status | None]], *, excerpt: bool) -> SafeString | str:

@@ -12,9 +12,14 @@ from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run
 from timelines import services, uris
 
 
+def _object_type(obj: object) -> str:
+    """The type of an activity's object; "uri" when the object is only named (a Block names an actor)."""
+    return obj.get("type", "") if isinstance(obj, dict) else "uri"
+
+
 def _deliveries() -> list[tuple[str, str, str]]:
     return sorted(
-        (job.kwargs["inbox"], job.kwargs["activity"]["type"], job.kwargs["activity"].get("object", {}).get("type"))
+        (job.kwargs["inbox"], job.kwargs["activity"]["type"], _object_type(job.kwargs["activity"].get("object", {})))
         for job in queued_jobs()
         if job.func_name == "federation.tasks.deliver"
     )
@@ -50,9 +55,13 @@ def test_a_post_goes_once_to_each_server_of_its_remote_followers(alice, follower
 def test_followers_only_posts_reach_only_remote_followers_the_policy_admits(alice, followers):
     otto = followers[2]
     services.block_user(uid=alice.uid, other_uid=otto.actor.uid)  # ends otto's follow
+    # The block itself goes to otto's server (issue 22), and nothing else does.
+    assert _deliveries() == [(otto.actor.inbox, "Block", "uri")]
     status_id = services.post_status(uid=alice.uid, message="just for you", visibility="private")
     assert outbound.fan_out(status_id=status_id, uid=alice.uid) == 1
-    assert _deliveries() == [("https://remote.example/inbox", "Create", "Note")]
+    assert [sent for sent in _deliveries() if sent[1] != "Block"] == [
+        ("https://remote.example/inbox", "Create", "Note")
+    ]
 
 
 def test_direct_posts_do_not_federate_and_deletions_do(alice, followers, make_account):

@@ -92,6 +92,8 @@ def block_user(*, uid: int, other_uid: int) -> bool:
         # Both people's open live pages stop showing each other at once.
         publish(events.relations_changed(uid=uid, other=other_uid))
         publish(events.relations_changed(uid=other_uid, other=uid))
+        if hooks.is_remote(other_uid):
+            hooks.remote_blocked(uid=uid, other_uid=other_uid, blocked=True)
     return added
 
 
@@ -102,6 +104,8 @@ def unblock_user(*, uid: int, other_uid: int) -> bool:
     if removed:
         publish(events.relations_changed(uid=uid, other=other_uid))
         publish(events.relations_changed(uid=other_uid, other=uid))
+        if hooks.is_remote(other_uid):
+            hooks.remote_blocked(uid=uid, other_uid=other_uid, blocked=False)
     return removed
 
 
