@@ -42,7 +42,7 @@ class DeliveryFailed(Exception):
     """An inbox that could not take an activity now (its server failed or asked to wait); RQ retries."""
 
 
-def _login(uid: int) -> str | None:
+def local_login(uid: int) -> str | None:
     fields = timelines_store.users.get_user(uid)
     if not fields or fields.get("domain"):
         return None
@@ -96,7 +96,7 @@ def status_liked(*, uid: int, fields: Any, liked: bool) -> None:
     """Send local ``uid``'s Like (or its Undo) of another server's post to that post's author."""
     if not fields or not fields.get("uri"):
         return  # a local post: nothing to tell anyone
-    login, author = _login(uid), actors.actor_by_uid(int(fields["uid"]))
+    login, author = local_login(uid), actors.actor_by_uid(int(fields["uid"]))
     if login is None or author is None:
         return
     actor = identities.actor(login)
@@ -114,7 +114,7 @@ def status_liked(*, uid: int, fields: Any, liked: bool) -> None:
 
 def remote_follow_requested(*, uid: int, other_uid: int) -> None:
     """Send local ``uid``'s Follow to remote ``other_uid``."""
-    login, target = _login(uid), actors.actor_by_uid(other_uid)
+    login, target = local_login(uid), actors.actor_by_uid(other_uid)
     if login is None or target is None:
         return
     actor = identities.actor(login)
@@ -126,7 +126,7 @@ def remote_follow_requested(*, uid: int, other_uid: int) -> None:
 
 def remote_unfollowed(*, uid: int, other_uid: int) -> None:
     """Send local ``uid``'s Undo of its Follow of remote ``other_uid``."""
-    login, target = _login(uid), actors.actor_by_uid(other_uid)
+    login, target = local_login(uid), actors.actor_by_uid(other_uid)
     if login is None or target is None:
         return
     actor = identities.actor(login)
@@ -148,7 +148,7 @@ def send_reject(*, uid: int, follower: RemoteActor, follow_activity: dict[str, A
 
 
 def _answer_follow(*, uid: int, follower: RemoteActor, follow_activity: dict[str, Any], verb: str) -> None:
-    login = _login(uid)
+    login = local_login(uid)
     if login is None:
         return
     actor = identities.actor(login)
@@ -170,7 +170,7 @@ def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> 
     if requester is None:
         return
     follow = store.pop_follow_request(uid, requester_uid)
-    login = _login(uid)
+    login = local_login(uid)
     if follow is None and login is not None:
         # Asked before its Follow was kept: quote one naming the same two actors.
         follow = documents.follow(
@@ -279,7 +279,7 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
     """Queue one delivery per remote inbox of local ``uid``'s status (its Create, with ``deleted`` its Delete,
     with ``version`` its Update). Returns the number of inboxes. Idempotent: each delivery's job id is unique
     per activity and inbox."""
-    login = _login(uid)
+    login = local_login(uid)
     if login is None:
         return 0
     actor = identities.actor(login)

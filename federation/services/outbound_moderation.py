@@ -15,7 +15,7 @@ from typing import Any
 
 from federation import contexts, identities, queue
 from federation.services import actors
-from federation.services.outbound import _login
+from federation.services.outbound import local_login
 from timelines import store as timelines_store
 
 INSTANCE_SIGNER = 0  # the key pair of the instance actor (federation.models.KeyPair)
@@ -23,7 +23,7 @@ INSTANCE_SIGNER = 0  # the key pair of the instance actor (federation.models.Key
 
 def remote_blocked(*, uid: int, other_uid: int, blocked: bool) -> None:
     """Send local ``uid``'s Block of remote ``other_uid``, or with ``blocked`` False its Undo."""
-    login, target = _login(uid), actors.actor_by_uid(other_uid)
+    login, target = local_login(uid), actors.actor_by_uid(other_uid)
     if login is None or target is None:
         return
     actor = identities.actor(login)
