@@ -152,6 +152,10 @@ class MastodonEncoder:
             if kind == timeline_events.USER_SUSPENDED:
                 self.suspended.add(int(item["uid"]))
                 return b""
+            if kind == timeline_events.USER_UNSUSPENDED:
+                # The suspension ended: the account's later posts reach the stream again (as on live pages).
+                self.suspended.discard(int(item["uid"]))
+                return b""
             if kind == timeline_events.NOTIFICATION_CREATED and self.notifications:
                 self._announce()
                 return b""
