@@ -11,16 +11,8 @@ from timelines.services.activity import record_active
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
 from timelines.services.publishing import publish
 from timelines.services.refill import copy_author
-from timelines.services.users import require_users
 
 logger = logging.getLogger(__name__)
-
-
-def _check(uid: int, other_uid: int) -> dict[str, str]:
-    """The followee's hash, once both users are known to exist."""
-    if uid == other_uid:
-        raise exceptions.CannotFollowSelf()
-    return require_users(uid, other_uid)[1]
 
 
 REQUESTED = "requested"
@@ -38,8 +30,15 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     as far as the policy lets the follower receive them, and the followee is notified. Raises
     ``CannotFollowSelf``, ``UnknownUser`` or ``CannotFollow`` (a block stands between them).
     """
-    followee = _check(uid, other_uid)
-    relations = store.privacy.relations([uid], [other_uid])
+    if uid == other_uid:
+        raise exceptions.CannotFollowSelf()
+    # Both users' hashes (their existence, the followee's domain) come with the relations, in one round trip:
+    # read from the follower's side, with the follower among the authors.
+    hashes: dict[int, dict[str, str]] = {}
+    relations = store.privacy.relations([uid], [other_uid, uid], hashes=hashes)
+    if not hashes[uid] or not hashes[other_uid]:
+        raise exceptions.UnknownUser()
+    followee = hashes[other_uid]
     if relations.blocked:
         raise exceptions.CannotFollow()
     following = (uid, other_uid) in relations.follows
