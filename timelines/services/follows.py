@@ -112,7 +112,8 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     Removes every status of the former followee that can still be in the follower's home: all of the
     followee's statuses posted since the oldest entry of that home, not only their latest 1,000. If the home
     held any, a refill from the people still followed is queued and this returns at once. One round trip on
-    one server (``store.unfollows``), then the refill's enqueue and the event. Raises ``CannotFollowSelf`` or
+    one server (``store.unfollows``, which also tells whether the followee is another server's account), then
+    the refill's enqueue and the event. Raises ``CannotFollowSelf`` or
     ``UnknownUser``.
     """
     if uid == other_uid:
@@ -123,7 +124,9 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
         raise exceptions.UnknownUser()
     if unfollowed.refill_run is not None:
         queue.enqueue_refill(uid=uid, run=unfollowed.refill_run, cursor=None)
-    if unfollowed.removed and hooks.is_remote(other_uid):
+    # The removal answers whether the followee's profile has a domain (on one server): a local account costs no
+    # federation check.
+    if unfollowed.removed and unfollowed.has_domain is not False and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
     if unfollowed.removed:
         # The follower's open live pages read their timelines again at once (relations.changed means that too).
