@@ -32,10 +32,10 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     """
     if uid == other_uid:
         raise exceptions.CannotFollowSelf()
-    # Both users' hashes (their existence, the followee's domain) come with the relations, in one round trip:
-    # read from the follower's side, with the follower among the authors.
+    # Both users' hashes (their existence, the followee's domain) come with the relations, in one round trip,
+    # read both ways: the follow's checks and copy need the follower's side, its notification the followee's.
     hashes: dict[int, dict[str, str]] = {}
-    relations = store.privacy.relations([uid], [other_uid, uid], hashes=hashes)
+    relations = store.privacy.relations([uid, other_uid], [other_uid, uid], hashes=hashes)
     if not hashes[uid] or not hashes[other_uid]:
         raise exceptions.UnknownUser()
     followee = hashes[other_uid]
@@ -78,7 +78,7 @@ def make_follow(
         with store.batch.pipeline() as pipe:
             copy_author(author=other_uid, uid=uid, relations=relations, pipe=pipe)
             if notify_followee:
-                notify(recipients=[other_uid], kind=FOLLOW, actor=uid, pipe=pipe)
+                notify(recipients=[other_uid], kind=FOLLOW, actor=uid, pipe=pipe, relations=relations)
             record_active(uid=uid, when=now, pipe=pipe)
             # The follower's open live pages read their timelines again: what a reload shows may have changed.
             publish(events.relations_changed(uid=uid, other=other_uid), pipe=pipe)
