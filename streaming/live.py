@@ -221,6 +221,9 @@ class LivePage:
                 return event.kind == timeline_events.RESET and timeline in event.timelines  # type: ignore[attr-defined]
             # Relations (a block, a mute, an unfollow) change what the policy shows of what the timeline holds; so
             # does the end of a suspension or a limit (a limit's start too), which the page cannot undo by itself.
+            if kind == timeline_events.USER_SUSPENDED and conversation is not None:
+                # A conversation's messages carry no author mark for ``event: suspend``: the page reads it again.
+                return True
             return kind in timeline_events.RELATION_TYPES or kind in RESETTING_MODERATION
 
         def matches(event: dict[str, Any]) -> bool:
@@ -231,8 +234,12 @@ class LivePage:
                 return False
             if resets(event):
                 reset()
-                # The encoder forgets a suspension that ended (posts of that account are shown again).
-                return getattr(event, "type", None) == timeline_events.USER_UNSUSPENDED
+                # The encoder forgets a suspension that ended (posts of that account are shown again), and
+                # learns one that began.
+                return getattr(event, "type", None) in (
+                    timeline_events.USER_UNSUSPENDED,
+                    timeline_events.USER_SUSPENDED,
+                )
             if events.is_delivery(event) or events.is_status(event):
                 if not self.posts:
                     return False
