@@ -121,16 +121,22 @@ def get_policy() -> Policy:
     return _policy(settings.TIMELINES_POLICY)
 
 
-def allowed_recipients(*, item: Item, recipients: Sequence[int], followers_of: int | None = None) -> list[int]:
+def allowed_recipients(
+    *, item: Item, recipients: Sequence[int], followers_of: int | None = None, relations: Any = None
+) -> list[int]:
     """The recipients of ``recipients`` that may receive ``item``, in order. One ``load`` for the batch.
-    ``followers_of``: an author all ``recipients`` follow (they were read from that author's followers)."""
+    ``followers_of``: an author all ``recipients`` follow (they were read from that author's followers).
+    ``relations``: ``store.privacy.Relations`` the caller has just read between the recipients and the item's
+    authors (both ways); a policy that can judge from them (``page_state``) then reads nothing."""
     if not recipients:
         return []
     policy = get_policy()
     authors = [item.author_uid]
     if item.fields.get("repost_of_uid"):
         authors.append(int(item.fields["repost_of_uid"]))
-    state = policy.load(recipients=recipients, authors=authors, items=(item,), followers_of=followers_of)
+    state = policy.page_state(relations, statuses=[item.fields]) if relations is not None else None
+    if state is None:
+        state = policy.load(recipients=recipients, authors=authors, items=(item,), followers_of=followers_of)
     if policy.allows_all(state):
         return list(recipients)
     return [recipient for recipient in recipients if policy.allows(state, recipient=recipient, item=item)]

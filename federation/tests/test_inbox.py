@@ -272,3 +272,24 @@ def test_each_server_has_its_own_inbox_rate_limit(client, alice, rob, settings):
     # Another server is counted apart, and unsigned requests spend nobody's share.
     assert post_signed(client, rita, _follow(rita)).status_code == 202
     assert client.post("/inbox", "{}", content_type="application/activity+json").status_code == 401
+
+
+def test_unfollowing_another_servers_account_tells_its_server_and_a_local_one_tells_no_one(
+    client, alice, rob, make_account
+):
+    carol = make_account("carol")
+    services.follow_user(uid=alice.uid, other_uid=rob.actor.uid)
+    follow = next(job for job in queued_jobs() if job.func_name == "federation.tasks.deliver")
+    accept = {"id": f"{rob.uri}#accepts/1", "type": "Accept", "actor": rob.uri, "object": follow.kwargs["activity"]}
+    assert post_signed(client, rob, accept).status_code == 202
+    assert run_queued() == ["accepted"]
+    services.follow_user(uid=alice.uid, other_uid=carol.uid)
+
+    assert services.unfollow_user(uid=alice.uid, other_uid=carol.uid)
+    assert services.unfollow_user(uid=alice.uid, other_uid=rob.actor.uid)
+    sent = [job.kwargs for job in queued_jobs() if job.func_name == "federation.tasks.deliver"]
+    assert [(item["inbox"], item["activity"]["type"]) for item in sent] == [
+        (rob.actor.inbox, "Follow"),
+        (rob.actor.inbox, "Undo"),
+    ]
+    assert sent[1]["activity"]["object"]["type"] == "Follow"

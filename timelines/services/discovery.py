@@ -33,15 +33,26 @@ from typing import Any
 from timelines import keys, policy, store, text
 
 
-def is_public(status: Mapping[str, Any]) -> bool:
+def is_public(status: Mapping[str, Any], *, author: Mapping[str, str] | None = None) -> bool:
     """Whether the policy lets the public receive ``status`` in a listing (tag timelines, trending tags, the
-    public streams): an unlisted post may be read by anyone yet is never listed."""
+    public streams): an unlisted post may be read by anyone yet is never listed. ``author``: the author's hash,
+    when the caller has just read it (a new post): a policy that can judge from its flags (``page_state``)
+    then reads nothing."""
     chosen = policy.get_policy()
-    state = chosen.load(recipients=(policy.PUBLIC,), authors=(int(status["uid"]),))
+    uid = int(status["uid"])
+    state = None
+    if author is not None:
+        # The flags as store.privacy.relations reads them (HMGET of the same hash), and no relations: the
+        # public is nobody's follower, blocker or muter.
+        flags = frozenset(flag for flag in store.privacy.FLAGS if author.get(flag))
+        empty: frozenset[tuple[int, int]] = frozenset()
+        state = chosen.page_state(store.privacy.Relations({uid: flags}, empty, empty, empty), statuses=[status])
+    if state is None:
+        state = chosen.load(recipients=(policy.PUBLIC,), authors=(uid,))
     return chosen.allows(state, recipient=policy.PUBLIC, item=policy.Item.of_status(status, context=policy.LISTING))
 
 
-def index_status(status: Mapping[str, Any], *, pipe: Any = None) -> None:
+def index_status(status: Mapping[str, Any], *, pipe: Any = None, author: Mapping[str, str] | None = None) -> None:
     """Index a new status for search and, when the public may see it, add it to the local timeline and its tags'
     timelines and count its tags in the trending bucket of the hour it was posted.
 
@@ -54,7 +65,7 @@ def index_status(status: Mapping[str, Any], *, pipe: Any = None) -> None:
     message = str(status.get("message") or "")
     store.search.index_words(status_id, text.search_words(message), pipe=pipe)
     tags = text.tags(message)
-    if not is_public(status):
+    if not is_public(status, author=author):
         return
     posted = float(status["posted"])
     store.tags.index_local(status_id, posted)

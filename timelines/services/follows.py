@@ -11,16 +11,8 @@ from timelines.services.activity import record_active
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
 from timelines.services.publishing import publish
 from timelines.services.refill import copy_author
-from timelines.services.users import require_users
 
 logger = logging.getLogger(__name__)
-
-
-def _check(uid: int, other_uid: int) -> dict[str, str]:
-    """The followee's hash, once both users are known to exist."""
-    if uid == other_uid:
-        raise exceptions.CannotFollowSelf()
-    return require_users(uid, other_uid)[1]
 
 
 REQUESTED = "requested"
@@ -38,8 +30,15 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     as far as the policy lets the follower receive them, and the followee is notified. Raises
     ``CannotFollowSelf``, ``UnknownUser`` or ``CannotFollow`` (a block stands between them).
     """
-    followee = _check(uid, other_uid)
-    relations = store.privacy.relations([uid], [other_uid])
+    if uid == other_uid:
+        raise exceptions.CannotFollowSelf()
+    # Both users' hashes (their existence, the followee's domain) come with the relations, in one round trip,
+    # read both ways: the follow's checks and copy need the follower's side, its notification the followee's.
+    hashes: dict[int, dict[str, str]] = {}
+    relations = store.privacy.relations([uid, other_uid], [other_uid, uid], hashes=hashes)
+    if not hashes[uid] or not hashes[other_uid]:
+        raise exceptions.UnknownUser()
+    followee = hashes[other_uid]
     if relations.blocked:
         raise exceptions.CannotFollow()
     following = (uid, other_uid) in relations.follows
@@ -79,7 +78,7 @@ def make_follow(
         with store.batch.pipeline() as pipe:
             copy_author(author=other_uid, uid=uid, relations=relations, pipe=pipe)
             if notify_followee:
-                notify(recipients=[other_uid], kind=FOLLOW, actor=uid, pipe=pipe)
+                notify(recipients=[other_uid], kind=FOLLOW, actor=uid, pipe=pipe, relations=relations)
             record_active(uid=uid, when=now, pipe=pipe)
             # The follower's open live pages read their timelines again: what a reload shows may have changed.
             publish(events.relations_changed(uid=uid, other=other_uid), pipe=pipe)
@@ -113,7 +112,8 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     Removes every status of the former followee that can still be in the follower's home: all of the
     followee's statuses posted since the oldest entry of that home, not only their latest 1,000. If the home
     held any, a refill from the people still followed is queued and this returns at once. One round trip on
-    one server (``store.unfollows``), then the refill's enqueue and the event. Raises ``CannotFollowSelf`` or
+    one server (``store.unfollows``, which also tells whether the followee is another server's account), then
+    the refill's enqueue and the event. Raises ``CannotFollowSelf`` or
     ``UnknownUser``.
     """
     if uid == other_uid:
@@ -124,7 +124,9 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
         raise exceptions.UnknownUser()
     if unfollowed.refill_run is not None:
         queue.enqueue_refill(uid=uid, run=unfollowed.refill_run, cursor=None)
-    if unfollowed.removed and hooks.is_remote(other_uid):
+    # The removal answers whether the followee's profile has a domain (on one server): a local account costs no
+    # federation check.
+    if unfollowed.removed and unfollowed.has_domain is not False and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
     if unfollowed.removed:
         # The follower's open live pages read their timelines again at once (relations.changed means that too).

@@ -41,6 +41,7 @@ def notify(
     text: str = "",
     cause: Mapping[str, Any] | None = None,
     pipe: Any = None,
+    relations: store.privacy.Relations | None = None,
 ) -> list[int]:
     """Notify each of ``recipients`` (once each, never ``actor``) that ``actor`` did ``kind`` (to
     ``status_id``), as far as the policy lets them receive it; ``text`` is what the moderators wrote, for
@@ -50,7 +51,8 @@ def notify(
     ``cause``: the status of ``actor`` that makes the notification (the post that mentions or answers, the
     repost), as stored. The policy judges it for each recipient, so a post that a recipient may not see (a
     private account's, to a non-follower) notifies them of nothing. ``pipe`` (a ``store.batch``): the events go
-    on it, for the caller to send with its own."""
+    on it, for the caller to send with its own. ``relations``: what ``store.privacy.relations`` read just before
+    between the recipients and ``actor``, both ways (a follow has it): the policy then reads nothing."""
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
     if kind in _FROM_MODERATORS:
@@ -64,7 +66,7 @@ def notify(
             fields=cause or {},
             context=policy.NOTIFICATION,
         )
-        notified = policy.allowed_recipients(item=item, recipients=candidates)
+        notified = policy.allowed_recipients(item=item, recipients=candidates, relations=relations)
     for recipient in notified:
         notification_id = store.notifications.next_notification_id()
         content = {"id": notification_id, "type": kind, "actor": actor, "status": status_id, "time": time.time()}

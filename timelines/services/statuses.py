@@ -10,7 +10,7 @@ parent's ``reply_count`` is kept exact by ``store.conversations``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -115,8 +115,10 @@ def _fields(
     data: dict[str, Any],
     to: tuple[int, ...] = (),
     with_media: bool = False,
+    author_out: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """A new status's id and fields in stored order, typed as events carry them (not written yet)."""
+    """A new status's id and fields in stored order, typed as events carry them (not written yet).
+    ``author_out``: filled with the author's hash as read here, for checks that would read it again."""
     message = clean_message(message, allow_empty=with_media)
     extra = clean_extra(data)
     if chosen is not None and chosen not in visibilities.LEVELS:
@@ -125,6 +127,8 @@ def _fields(
     author, status_id, posted_micros = store.statuses.author_and_next_id(uid, durability=post_durability())
     if not author:
         raise exceptions.UnknownUser()
+    if author_out is not None:
+        author_out.update(author)
     level = _visibility(author, parent, chosen)
     posted = posted_micros / 1_000_000
     fields: dict[str, Any] = {
@@ -220,6 +224,7 @@ def post_status(
     if to and visibility != visibilities.DIRECT:
         raise exceptions.InvalidVisibility()
     wanted = check_media(uid=uid, media_ids=media_ids) if media_ids else []
+    author: dict[str, str] = {}
     fields = _fields(
         uid=uid,
         message=message,
@@ -228,6 +233,7 @@ def post_status(
         data=data,
         to=tuple(to),
         with_media=bool(wanted),
+        author_out=author,
     )
     status_id = int(fields["id"])
     if wanted:
@@ -235,16 +241,17 @@ def post_status(
         if sensitive:
             fields["sensitive"] = "1"
         try:
-            return _post(fields)
+            return _post(fields, author=author)
         except exceptions.TimelineError:
             # Refused with nothing of the post left (an author gone meanwhile): the uploads are theirs again.
             release_media(status_id=status_id)
             raise
-    return _post(fields)
+    return _post(fields, author=author)
 
 
-def _post(fields: dict[str, Any]) -> int:
-    """The rest of ``post_status`` once its fields are made: write, link, deliver, publish."""
+def _post(fields: dict[str, Any], *, author: Mapping[str, str] | None = None) -> int:
+    """The rest of ``post_status`` once its fields are made: write, link, deliver, publish. ``author``: the
+    author's hash as ``_fields`` read it (the public-timeline check then reads no flags again)."""
     uid, status_id, posted = int(fields["uid"]), int(fields["id"]), float(fields["posted"])
     if fields.get("visibility") == visibilities.DIRECT:
         _post_message(fields)
@@ -270,7 +277,7 @@ def _post(fields: dict[str, Any]) -> int:
     # What the post leaves besides itself, then its events (what the first passes wrote to whom, and the post),
     # in one round trip.
     with store.batch.pipeline() as pipe:
-        index_status(fields, pipe=pipe)
+        index_status(fields, pipe=pipe, author=author)
         record_post(uid=uid, when=posted, pipe=pipe)
         for message in announced:
             publish(message, pipe=pipe)

@@ -89,7 +89,13 @@ class Relations:
 WHOLE_SET_FROM = 100
 
 
-def relations(recipients: Sequence[int], authors: Sequence[int], *, followers_of: int | None = None) -> Relations:
+def relations(
+    recipients: Sequence[int],
+    authors: Sequence[int],
+    *,
+    followers_of: int | None = None,
+    hashes: dict[int, dict[str, str]] | None = None,
+) -> Relations:
     """Read the relations between ``recipients`` and ``authors`` in one pipelined round trip: from the
     authors' side when there are fewer authors (a fan-out), from the recipients' side otherwise (a page).
 
@@ -97,7 +103,9 @@ def relations(recipients: Sequence[int], authors: Sequence[int], *, followers_of
     member than there are recipients; a set longer than that (an author blocking more people than a batch
     holds) is asked about the recipients in a second round trip. ``followers_of``: an author every recipient is
     known to follow (a fan-out batch read from its followers); that follow is not read again (a ZMSCORE of
-    10,000 recipients costs a third of the batch's writes)."""
+    10,000 recipients costs a third of the batch's writes). ``hashes``: filled with each author's whole hash
+    (empty for a missing user), read in place of the flags in the same round trip (a follow's existence and
+    remote checks)."""
     by_author = len(authors) <= len(recipients)
     sides, others = (authors, recipients) if by_author else (recipients, authors)
     side_keys = (
@@ -112,7 +120,10 @@ def relations(recipients: Sequence[int], authors: Sequence[int], *, followers_of
     plan: list[tuple[str, str]] = []
     with get_redis().pipeline(transaction=False) as pipe:
         for author in authors:
-            pipe.hmget(keys.user(author), list(FLAGS))
+            if hashes is None:
+                pipe.hmget(keys.user(author), list(FLAGS))
+            else:
+                pipe.hgetall(keys.user(author))
         for side in sides if others else ():
             for set_key in side_keys:
                 key = set_key(side)
@@ -126,6 +137,9 @@ def relations(recipients: Sequence[int], authors: Sequence[int], *, followers_of
                     pipe.zmscore(key, wanted)
         replies = pipe.execute()
     flag_replies, set_replies = replies[: len(authors)], iter(replies[len(authors) :])
+    if hashes is not None:
+        hashes.update(zip(authors, flag_replies, strict=True))
+        flag_replies = [[found.get(flag) for flag in FLAGS] for found in flag_replies]
     # For each (side, set), the others it holds.
     present: list[set[int]] = []
     too_long: list[int] = []

@@ -12,7 +12,7 @@ See ``timelines.store`` for the rules every store module follows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from socialsite.redis_client import is_cluster
 from timelines import keys, limits
@@ -25,10 +25,12 @@ from timelines.store.timelines import timeline_ids_since
 @dataclass(frozen=True, slots=True)
 class Unfollowed:
     """Whether there was a follow, and the refill run numbered for the follower's home (None when the home
-    held nothing the followee could have posted, so nothing needs to fill it back in)."""
+    held nothing the followee could have posted, so nothing needs to fill it back in), and whether the followee's
+    profile has a domain (another server's account; None when not read: a cluster)."""
 
     removed: bool
     refill_run: int | None
+    has_domain: bool | None = field(default=None, compare=False)
 
 
 def unfollow(uid: int, other_uid: int) -> Unfollowed | None:
@@ -50,7 +52,7 @@ def unfollow(uid: int, other_uid: int) -> Unfollowed | None:
     )
     if int(reply[0]) < 0:
         return None
-    return Unfollowed(bool(int(reply[0])), int(reply[1]) if len(reply) > 1 else None)
+    return Unfollowed(bool(int(reply[0])), int(reply[1]) or None, bool(int(reply[2])))
 
 
 def _in_round_trips(uid: int, other_uid: int, home: str) -> Unfollowed | None:

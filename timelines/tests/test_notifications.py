@@ -9,6 +9,7 @@ import pytest
 
 from socialsite.redis_client import get_redis
 from timelines import events, keys, limits, selectors, services, text
+from timelines.services import moderation
 from timelines.tests.helpers import next_message
 
 
@@ -31,6 +32,22 @@ def test_mentions_replies_reposts_likes_and_follows_notify_the_person_concerned(
         ("reply", "bob", reply),  # "replied to you", not also "mentioned you"
     ]
     assert selectors.get_unread_count(uid=alice) == 4
+
+
+def test_a_follow_notifies_as_the_followees_mutes_and_the_followers_moderation_allow(alice, bob, carol, make_user):
+    # The follow's notification is judged from what the follow itself read, both ways between the two.
+    services.mute_user(uid=alice, other_uid=bob)
+    services.follow_user(uid=bob, other_uid=alice)  # alice muted bob: no notification
+    services.mute_user(uid=carol, other_uid=alice)
+    services.follow_user(uid=carol, other_uid=alice)  # carol muting alice does not silence carol's follow to alice
+    dave, erin = make_user("dave"), make_user("erin")
+    moderation.limit_user(uid=dave)
+    moderation.limit_user(uid=erin)
+    services.follow_user(uid=alice, other_uid=erin)
+    services.follow_user(uid=dave, other_uid=alice)  # limited, and alice does not follow dave: nothing
+    services.follow_user(uid=erin, other_uid=alice)  # limited, but alice follows erin
+    assert kinds(alice) == [("follow", "erin", None), ("follow", "carol", None)]
+    assert selectors.is_following(uid=bob, other_uid=alice) and selectors.is_following(uid=dave, other_uid=alice)
 
 
 def test_nobody_is_notified_of_their_own_actions(alice):
