@@ -156,6 +156,7 @@ class LivePage:
                 conversation=conversation,
                 list_id=list_id,
                 resynced=live_params.resynced(scope),
+                rendered=live_params.rendered(scope),
             )
         finally:
             await taken.release()
@@ -174,12 +175,14 @@ class LivePage:
         encoder: writer.Encoder | None = None,
         opening: bytes | None = None,
         resynced: bool = False,
+        rendered: dict[int, int] | None = None,
     ) -> None:
         """Stream ``uid``'s live events: their home's deliveries, or with ``list_id`` those of that list (which the
         caller checked is theirs). ``encoder`` and ``opening`` (sent instead of the page's retry hint and
         catch-up) let another framing reuse the same subscription and flow control: the client API's ``user``
         stream (``api.streaming``), whose encoder ignores snapshots. ``resynced``: the browser reconnected, and
-        gets its page's content as a reload shows it (``streaming.live_reads``) instead of a catch-up."""
+        gets its page's content as a reload shows it (``streaming.live_reads``) instead of a catch-up. ``rendered``:
+        what the page was rendered with (``live_params.rendered``), compared on the first connect."""
         timeline = matching.list_key(list_id) if list_id is not None else matching.home_key(uid)
         path = f"/lists/{list_id}" if list_id is not None else "/"
         encoder = encoder or LiveEncoder(uid, self.posts, conversation=conversation, path=path)
@@ -314,7 +317,7 @@ class LivePage:
                 return [hint, chunk, b": live\n\n"]
             caught_up, ids = (
                 await sync_to_async(live_reads.catch_up, thread_sensitive=False)(
-                    uid, since_id, list_id, path, opening is None
+                    uid, since_id, list_id, path, opening is None, rendered
                 )
                 if self.posts
                 else ([], [])

@@ -24,6 +24,29 @@ def since_id(scope: dict[str, Any]) -> int:
     return max([0, *(validation.parse_int(value, minimum=0) for value in values if value != "")])
 
 
+# At most this many entries are compared (a page shows 30); a longer mark is ignored, as a missing one is.
+MAX_RENDERED = 100
+
+
+def rendered(scope: dict[str, Any]) -> dict[int, int] | None:
+    """What the page was rendered with (``?rendered=<entry>.<edits>,...``, ``timelines.views.live_marks``): entry id
+    -> its status's number of edits; None when the page did not say (an app, an old page) or said it badly."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    values = query.get("rendered")
+    if not values:
+        return None
+    marks = [mark for mark in values[-1].split(",") if mark]
+    if len(marks) > MAX_RENDERED:
+        return None
+    shown: dict[int, int] = {}
+    for mark in marks:
+        entry, _, edits = mark.partition(".")
+        if not (entry.isdigit() and edits.isdigit()):
+            return None
+        shown[int(entry)] = int(edits)
+    return shown
+
+
 def resynced(scope: dict[str, Any]) -> bool:
     """Whether the browser reconnects, and may have missed anything (``?resync=1``, or ``Last-Event-ID``: an
     ``EventSource`` reconnecting on its own)."""

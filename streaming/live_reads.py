@@ -40,17 +40,40 @@ def status_ids(found: list[TimelineEntry]) -> Shown:
     return [(entry.entry_id, entry.status.id) for entry in found]
 
 
-def catch_up(uid: int, since_id: int, list_id: int | None, path: str, render: bool) -> tuple[list[bytes], Shown]:
+def catch_up(
+    uid: int, since_id: int, list_id: int | None, path: str, render: bool, rendered: dict[int, int] | None = None
+) -> tuple[list[bytes], Shown]:
     """The ``post`` events of the timeline's first page's entries newer than ``since_id``, oldest first (each
     goes on top), and the status ids of the whole first page. Rendered here, for this viewer (what they liked or
     reposted shows), in the thread that read them: a page of renders on the event loop would hold every stream
-    of the process, and a cut-off makes many pages reconnect at once."""
+    of the process, and a cut-off makes many pages reconnect at once. When the page's ``rendered`` mark shows
+    that an entry it holds was deleted, hidden or edited since (or an older one came in), the ``timeline``
+    event instead: the first page as a reload shows it, from the same read."""
     try:
         found = entries(uid, list_id, None)
     except (*UNAVAILABLE_ERRORS, exceptions.UnknownList, exceptions.UnknownUser):
         return [], []
+    if render and rendered is not None and changed_since_render(found, rendered, since_id):
+        chunk = snapshot_event(found, viewer_uid=uid, path=path, complete=len(found) < BACKFILL_COUNT)
+        return [chunk], status_ids(found)
     newer = [entry for entry in found if entry.entry_id > since_id] if render else []
     return [render_entry(entry, viewer_uid=uid, path=path) for entry in reversed(newer)], status_ids(found)
+
+
+def changed_since_render(found: list[TimelineEntry], rendered: dict[int, int], since_id: int) -> bool:
+    """Whether the first page as read now (``found``) differs from what the page was rendered with, in what a
+    catch-up of the entries newer than ``since_id`` cannot tell it: an entry it shows that is gone (deleted,
+    withdrawn, hidden since) or whose status was edited, or an entry older than ``since_id`` that came in. Entries
+    older than both pages' oldest are not compared (the newer ones pushed them off the page read now)."""
+    now = {entry.entry_id: entry.edits for entry in found if entry.entry_id <= since_id}
+    if not rendered:
+        return bool(now)
+    full = len(found) < BACKFILL_COUNT  # the whole timeline was read: anything missing is gone
+    floor = max(min(rendered), min(now, default=0)) if not full else 0
+    for entry_id, edits in rendered.items():
+        if entry_id >= floor and now.get(entry_id) != edits:
+            return True
+    return any(entry_id >= floor and entry_id not in rendered for entry_id in now)
 
 
 def snapshot(uid: int, list_id: int | None, path: str) -> tuple[bytes, Shown]:

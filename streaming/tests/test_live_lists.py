@@ -93,5 +93,5 @@ def test_the_list_page_is_live_for_its_owner_only():
         client = Client()
         client.force_login(user)
         pages[user.uid] = client.get(f"/lists/{list_id}").content.decode()
-    assert f'data-live-url="/live/list?list={list_id}&amp;since_id=0"' in pages[alice.uid]
+    assert f'data-live-url="/live/list?list={list_id}&amp;since_id=0&amp;rendered="' in pages[alice.uid]
     assert "data-live-url" not in pages[bob.uid]

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 from socialsite import ratelimits
 from timelines import limits, selectors
 from timelines.forms import PostForm
+from timelines.views.live_marks import rendered_mark
 from timelines.views.params import announce, query_int, wants_fragment
 from timelines.views.post_box import WAITING, WAITING_MESSAGE, post_with_images
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
@@ -42,7 +43,9 @@ def _render_home(request: HttpRequest, form: PostForm, status: int = 200) -> Htt
         "form": form,
         "max_message_length": limits.MAX_MESSAGE_LENGTH,
         # Only the newest page follows the stream; older pages stay as they were when read.
-        "live_url": f"/{settings.LIVE_HOME_PATH}?since_id={newest}" if first_page else "",
+        "live_url": (
+            f"/{settings.LIVE_HOME_PATH}?since_id={newest}&rendered={rendered_mark(statuses)}" if first_page else ""
+        ),
         "suggestions": (
             selectors.get_suggested_users(uid=uid, count=SUGGESTIONS)
             if first_page and (me.following == 0 or not statuses)

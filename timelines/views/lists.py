@@ -21,6 +21,7 @@ from socialsite.redirects import redirect_next
 from timelines import exceptions, limits, selectors, services
 from timelines.forms import ListNameForm, MemberForm
 from timelines.records import User, UserList
+from timelines.views.live_marks import rendered_mark
 from timelines.views.params import list_or_404, parse_int, query_int, user_or_404, viewer_uid
 
 PAGE_SIZE = limits.DEFAULT_PAGE_SIZE
@@ -67,7 +68,11 @@ def detail(request: HttpRequest, list_id: int) -> HttpResponse:
         "user_list": user_list,
         "is_owner": is_owner,
         # The owner's newest page follows what the delivery writes to the list (streaming.live).
-        "live_url": f"/{settings.LIVE_LIST_PATH}?list={list_id}&since_id={newest}" if is_owner and not max_id else "",
+        "live_url": (
+            f"/{settings.LIVE_LIST_PATH}?list={list_id}&since_id={newest}&rendered={rendered_mark(statuses)}"
+            if is_owner and not max_id
+            else ""
+        ),
         "statuses": statuses,
         "next_max_id": statuses[-1]["id"] if len(statuses) >= PAGE_SIZE else None,
     }
