@@ -33,6 +33,9 @@ def post_from(page: Page, message: str) -> None:
     page.get_by_role("textbox", name="What's happening?").fill(message)
     page.get_by_role("button", name="Post", exact=True).click()
     expect(page.locator("article.status", has_text=message)).to_be_visible()
+    # The live stream can show the post before the form's own answer comes back and empties the box: wait for
+    # that too, or the next post typed meanwhile would be wiped.
+    expect(page.get_by_role("textbox", name="What's happening?")).to_have_value("")
 
 
 def article(page: Page, text: str):
