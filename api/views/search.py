@@ -1,9 +1,12 @@
 """``GET /api/v2/search``: people, hashtags and posts, from the site's search (``selectors.search``, through the
-per-recipient policy). Everything is local, so ``resolve`` changes nothing; people and tags have one page
-(``offset`` past it is empty), posts are paged by ``max_id``."""
+per-recipient policy); people and tags have one page (``offset`` past it is empty), posts are paged by
+``max_id``. With ``resolve=true`` and a token, ``@login@domain`` or the address of a profile or post is looked
+up as the Search box does (``selectors.look_up``: fetched from its server when not known here) and comes
+first; the post as the policy lets the viewer see it, or not at all."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.http import HttpRequest
@@ -11,9 +14,10 @@ from django.http import HttpRequest
 from api.entities.accounts import account
 from api.entities.statuses import statuses
 from api.entities.tags import tag_entities
-from api.http import ApiError, endpoint, id_param, limit_param, text_param
+from api.http import ApiError, bool_param, endpoint, id_param, limit_param, text_param
 from api.limits import rate_limited
 from timelines import exceptions, selectors
+from timelines.records import SearchResults
 
 TYPES = ("accounts", "hashtags", "statuses")
 
@@ -38,22 +42,31 @@ def search(request: HttpRequest) -> Any:
     empty: dict[str, list[Any]] = {"accounts": [], "hashtags": [], "statuses": []}
     if not query.strip():
         return empty
+    viewer = request.viewer_uid  # type: ignore[attr-defined]
+    max_id = id_param(request, "max_id") or None
+    first = offset == 0
+    looked_up = None
     try:
         # The search page's limit, per address, applies here too.
         with rate_limited(request, "search"):
-            found = selectors.search(
-                query=query,
-                viewer_uid=request.viewer_uid,  # type: ignore[attr-defined]
-                count=limit,
-                max_id=id_param(request, "max_id") or None,
-            )
+            if bool_param(request, "resolve") and viewer is not None and first and max_id is None:
+                looked_up = selectors.look_up(query=query, viewer_uid=viewer)
+            found = selectors.search(query=query, viewer_uid=viewer, count=limit, max_id=max_id)
     except exceptions.EmptyQuery:
         return empty
     except exceptions.InvalidQuery as error:
-        if kind in (None, "", "statuses"):
+        if looked_up is not None:
+            found = SearchResults(query=query.strip(), users=(), tags=(), statuses=())
+        elif kind in (None, "", "statuses"):
             raise ApiError(422, f"Validation failed: {error.message}") from None
-        return empty
-    first = offset == 0
+        else:
+            return empty
+    if looked_up is not None and looked_up.user is not None:
+        others = tuple(user for user in found.users if user.id != looked_up.user.id)
+        found = replace(found, users=(looked_up.user, *others))
+    if looked_up is not None and looked_up.status is not None:
+        shown = looked_up.status
+        found = replace(found, statuses=(shown, *(e for e in found.statuses if e.status.id != shown.status.id)))
     return {
         "accounts": [account(request, user) for user in found.users if not user.suspended][:limit]
         if first and kind in (None, "", "accounts")
