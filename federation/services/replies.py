@@ -32,12 +32,7 @@ COOLDOWN_SECONDS = 15 * 60
 
 def thread_opened(status: Mapping[str, Any]) -> None:
     """Queue the fetch of remote post ``status``'s missing replies, unless they were asked for within the
-    cooldown or its server is suspended. One Redis command when nothing is queued."""
-    try:
-        if domain_blocks.is_suspended(actors.domain_of(str(status["uri"]))):
-            return
-    except ValueError:
-        return
+    cooldown. One Redis command when nothing is queued (a suspended server is the job's to skip)."""
     status_id = int(status["id"])
     if store.claim_replies_fetch(status_id, COOLDOWN_SECONDS):
         queue.enqueue_replies(status_id=status_id)
