@@ -6,7 +6,6 @@ first; the post as the policy lets the viewer see it, or not at all."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from django.http import HttpRequest
@@ -17,7 +16,6 @@ from api.entities.tags import tag_entities
 from api.http import ApiError, bool_param, endpoint, id_param, limit_param, text_param
 from api.limits import rate_limited
 from timelines import exceptions, selectors
-from timelines.records import SearchResults
 
 TYPES = ("accounts", "hashtags", "statuses")
 
@@ -55,18 +53,12 @@ def search(request: HttpRequest) -> Any:
     except exceptions.EmptyQuery:
         return empty
     except exceptions.InvalidQuery as error:
-        if looked_up is not None:
-            found = SearchResults(query=query.strip(), users=(), tags=(), statuses=())
-        elif kind in (None, "", "statuses"):
+        if looked_up is None and kind in (None, "", "statuses"):
             raise ApiError(422, f"Validation failed: {error.message}") from None
-        else:
+        if looked_up is None:
             return empty
-    if looked_up is not None and looked_up.user is not None:
-        others = tuple(user for user in found.users if user.id != looked_up.user.id)
-        found = replace(found, users=(looked_up.user, *others))
-    if looked_up is not None and looked_up.status is not None:
-        shown = looked_up.status
-        found = replace(found, statuses=(shown, *(e for e in found.statuses if e.status.id != shown.status.id)))
+        found = None  # a long address is no query of words, but what it names is the answer
+    found = selectors.with_found(found, looked_up, query=query)
     return {
         "accounts": [account(request, user) for user in found.users if not user.suspended][:limit]
         if first and kind in (None, "", "accounts")

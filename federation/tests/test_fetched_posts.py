@@ -3,7 +3,8 @@ requires signed fetches (``SOCIALSITE_FEDERATION_AUTHORIZED_FETCH=1``, Mastodon'
 not. Everything A fetches from B goes through B's check, so these also show that A's fetches are signed.
 
 - alice on A pastes the address of bob's post on B in search (the site's and the client API's with
-  ``resolve=true``): A fetches it and shows it, and her like of it reaches bob on B; bob's followers-only post is
+  ``resolve=true``): A fetches it and shows it, and her like (API) and repost (its button on the results page)
+  reach bob on B; bob's followers-only post is
   not shown (B does not serve it to A's instance actor).
 - cara's reply to that post, and dan's reply to hers, were made on B by people nobody on A follows, so they were
   never delivered to A. alice opens the thread on A: A reads the post's ``replies`` collection on B (a job) and
@@ -96,8 +97,23 @@ print("For my followers" in hidden)
         """
     )
     assert api.split() == [str(on_a), f"bob@{b.domain}", "200"], api
-    likes = f"from timelines import selectors; print(selectors.get_status(status_id={post}).like_count)"
-    assert wait_until(lambda: b.run(likes) == "1"), "alice's like did not reach B"
+    # On the results page the post has its Repost button, and pressing it reaches bob on B as an Announce.
+    reposted = a.run(
+        AS_ALICE
+        + f"""
+from timelines.templatetags.timeline_format import action_url
+page = browser.get("/search", {{"q": "{address}"}}).content.decode()
+print(f'action="{{action_url({on_a}, "repost")}}"' in page)
+print(browser.post(action_url({on_a}, "repost")).status_code)
+"""
+    )
+    assert reposted.split() == ["True", "302"], reposted
+    counts = f"""
+        from timelines import selectors
+        status = selectors.get_status(status_id={post})
+        print(status.like_count, status.repost_count)
+        """
+    assert wait_until(lambda: b.run(counts) == "1 1"), b.run(counts)
 
     # The thread on A has none of the replies made on B ... until alice opens it: A reads the replies on B.
     thread = f"""

@@ -44,7 +44,7 @@ from timelines.selectors.lists import (
     get_user_lists,
     is_list_member,
 )
-from timelines.selectors.lookup import Found, is_lookup, look_up
+from timelines.selectors.lookup import Found, is_lookup, look_up, with_found
 from timelines.selectors.moderation import ACCOUNT_STATES, account_states, get_uids_in_state
 from timelines.selectors.notifications import (
     Notification,
@@ -144,4 +144,5 @@ __all__ = [
     "look_up",
     "search",
     "status_exists",
+    "with_found",
 ]

@@ -10,10 +10,10 @@ read as ``viewer_uid`` would see it in a timeline, so the policy decides whether
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from timelines import exceptions, hooks, uris
-from timelines.records import TimelineEntry, User
+from timelines.records import SearchResults, TimelineEntry, User
 from timelines.selectors.statuses import get_entry, get_status
 from timelines.selectors.users import get_user, get_user_by_login
 
@@ -28,6 +28,20 @@ class Found:
 
     user: User | None = None
     status: TimelineEntry | None = None
+
+
+def with_found(results: SearchResults | None, found: Found | None, *, query: str) -> SearchResults:
+    """Search ``results`` (None: the query was no query of words, as a long address is) with what the query
+    named put first, once."""
+    results = results or SearchResults(query=query.strip(), users=(), tags=(), statuses=())
+    if found is not None and found.user is not None:
+        others = tuple(user for user in results.users if user.id != found.user.id)
+        results = replace(results, users=(found.user, *others))
+    if found is not None and found.status is not None:
+        shown = found.status
+        others_found = tuple(entry for entry in results.statuses if entry.status.id != shown.status.id)
+        results = replace(results, statuses=(shown, *others_found))
+    return results
 
 
 def is_lookup(query: str) -> bool:

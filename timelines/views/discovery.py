@@ -4,8 +4,6 @@ anonymous visitors. The home page's Trending box is rendered by ``home`` from ``
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from django.http import HttpRequest, HttpResponse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
@@ -13,7 +11,6 @@ from django.views.decorators.http import require_safe
 from socialsite import ratelimits
 from timelines import exceptions, selectors, text
 from timelines.forms import SearchForm
-from timelines.records import SearchResults
 from timelines.selectors import followed_tags
 from timelines.views.params import query_int, viewer_uid
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
@@ -71,14 +68,8 @@ def search(request: HttpRequest) -> HttpResponse:
         if found is None:
             form.add_error("q", error.message)
             return _bad_query(request, context)
-        # A long address is no query of words, but what it names is the answer.
-        results = SearchResults(query=query.strip(), users=(), tags=(), statuses=())
-    if found is not None and found.user is not None:
-        results = replace(results, users=(found.user, *(user for user in results.users if user.id != found.user.id)))
-    if found is not None and found.status is not None:
-        shown = found.status
-        others = (entry for entry in results.statuses if entry.status.id != shown.status.id)
-        results = replace(results, statuses=(shown, *others))
+        results = None  # a long address is no query of words, but what it names is the answer
+    results = selectors.with_found(results, found, query=query)
     context.update(
         results=results,
         statuses=results.statuses,
