@@ -4,9 +4,9 @@ remote post is opened (its page, or the client API's ``context``), its ``replies
 and the replies missing here are fetched and stored like any remote post, linked into the thread, so they
 show on the next load.
 
-Bounded three ways: at most ``MAX_REPLIES`` replies stored and ``MAX_FETCHES`` documents fetched per job,
-``MAX_DEPTH`` levels below the opened post and ``MAX_PAGES`` pages per collection; and a post's replies are
-asked for at most once per ``COOLDOWN_SECONDS`` (``ap:replies_fetched:{id}``), so reloading a thread fetches
+Bounded: at most ``MAX_REPLIES`` replies stored, ``MAX_FETCHES`` documents fetched and ``MAX_DEPTH`` levels
+below the opened post per job, ``MAX_PAGES`` pages and ``MAX_ITEMS`` items per collection; and a post's replies
+are asked for at most once per ``COOLDOWN_SECONDS`` (``ap:replies_fetched:{id}``), so reloading a thread fetches
 nothing. Mastodon serves ``replies`` as a ``Collection`` whose ``first`` page (embedded or an address) holds
 ``items``, ids or embedded Notes, and whose ``next`` pages hold the rest; an embedded Note is taken as it is
 only when it is on the host that served the collection, anything else is fetched from its own server.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from federation import client, identities, queue, store
@@ -24,6 +24,7 @@ from federation.services import actors, domain_blocks, lookup
 from timelines import store as timelines_store
 
 MAX_REPLIES = 30
+MAX_ITEMS = 40
 MAX_FETCHES = 40
 MAX_DEPTH = 3
 MAX_PAGES = 3
@@ -40,8 +41,9 @@ def thread_opened(status: Mapping[str, Any]) -> None:
 
 @dataclass
 class _Budget:
-    fetches: int = MAX_FETCHES
-    stored: int = MAX_REPLIES
+    # Read when a job starts, so the bounds are the module's as they are then.
+    fetches: int = field(default_factory=lambda: MAX_FETCHES)
+    stored: int = field(default_factory=lambda: MAX_REPLIES)
 
     def fetch(self, url: str) -> dict[str, Any] | None:
         """The document at ``url`` (signed by the instance actor), or None when it cannot be had or the job
@@ -98,7 +100,7 @@ def _page_items(page: Mapping[str, Any]) -> list[Any]:
 
 def _items(note: Mapping[str, Any], budget: _Budget) -> list[Any]:
     """The items of ``note``'s ``replies`` collection: its own, then its pages' (``first``, then ``next``, at
-    most ``MAX_PAGES``), at most ``MAX_REPLIES``. Every address followed must be on the Note's host."""
+    most ``MAX_PAGES``), at most ``MAX_ITEMS``. Every address followed must be on the Note's host."""
     owner = str(note.get("id") or "")
     collection: Any = note.get("replies")
     if isinstance(collection, str):
@@ -108,7 +110,7 @@ def _items(note: Mapping[str, Any], budget: _Budget) -> list[Any]:
     found = _page_items(collection)
     page: Any = collection.get("first")
     for _ in range(MAX_PAGES):
-        if len(found) >= MAX_REPLIES or page is None:
+        if len(found) >= MAX_ITEMS or page is None:
             break
         if isinstance(page, str):
             page = budget.fetch(page) if client.same_host(page, owner) else None
@@ -116,7 +118,7 @@ def _items(note: Mapping[str, Any], budget: _Budget) -> list[Any]:
             break
         found += _page_items(page)
         page = page.get("next")
-    return found[:MAX_REPLIES]
+    return found[:MAX_ITEMS]
 
 
 def _reply(item: Any, *, parent: Mapping[str, Any], collection_host: str, budget: _Budget) -> dict[str, Any] | None:

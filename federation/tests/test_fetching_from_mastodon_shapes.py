@@ -135,3 +135,13 @@ def test_nothing_is_fetched_from_a_suspended_server(db, mastodon):
     assert replies.fetch_replies(status_id=status_id) == 0
     assert lookup.resolve_url(f"{base}/users/pat/statuses/3") is None
     assert len(mastodon.requests) == asked
+
+
+def test_a_job_stores_at_most_its_share_of_replies(db, mastodon, monkeypatch):
+    base = f"http://127.0.0.1:{mastodon.server_address[1]}"
+    _, status_id = lookup.resolve_url(f"{base}/users/mo/statuses/1")
+    monkeypatch.setattr(replies, "MAX_REPLIES", 1)
+    assert replies.fetch_replies(status_id=status_id) == 1
+    assert replies.fetch_replies(status_id=status_id) == 1  # the next job, after the cooldown, gets the next
+    thread = selectors.get_thread(status_id=status_id)
+    assert [item.entry.status.message for item in thread.descendants] == ["mo answers himself", "pat answers"]
