@@ -119,6 +119,7 @@ def _once(
     headers: dict[str, str],
     body: bytes | None,
     deadline: float,
+    max_bytes: int = MAX_BYTES,
 ) -> Response:
     """One request to ``url``, connected to the address ``resolve`` checked (``resolved``)."""
     scheme, host, port, address = resolved
@@ -142,8 +143,8 @@ def _once(
         size = 0
         while chunk := response.read(64 * 1024):
             size += len(chunk)
-            if size > MAX_BYTES:
-                raise FetchError(f"{url} answered more than {MAX_BYTES} bytes")
+            if size > max_bytes:
+                raise FetchError(f"{url} answered more than {max_bytes} bytes")
             if time.monotonic() > deadline:
                 raise FetchError(f"{url} took too long")
             chunks.append(chunk)
@@ -174,15 +175,24 @@ def _signed(method: str, url: str, signer: int | None, body: bytes | None, key_i
     return signatures.sign(method=method, url=url, key_id=key_id or "", key=keypairs.private_key(signer), body=body)
 
 
-def get(url: str, *, accept: str = ACCEPT, signer: int | None = None, key_id: str | None = None) -> Response:
+def get(
+    url: str,
+    *,
+    accept: str = ACCEPT,
+    signer: int | None = None,
+    key_id: str | None = None,
+    max_bytes: int = MAX_BYTES,
+    timeout: float = TIMEOUT_SECONDS,
+) -> Response:
     """GET ``url`` (signed by account ``signer``'s key ``key_id`` when given, for servers that require signed
-    fetches), following up to ``MAX_REDIRECTS`` redirects. Raises ``FetchError`` for a refusal, a failure or an
-    answer other than 200."""
-    deadline = time.monotonic() + TIMEOUT_SECONDS
+    fetches), following up to ``MAX_REDIRECTS`` redirects, within ``timeout`` seconds in all and ``max_bytes``
+    of body (a picture may be larger than a document, a collection's count smaller). Raises ``FetchError`` for a
+    refusal, a failure or an answer other than 200."""
+    deadline = time.monotonic() + timeout
     for _ in range(MAX_REDIRECTS + 1):
         resolved = resolve(url)  # before anything is built from the URL
         headers = {"Accept": accept, **_signed("GET", url, signer, None, key_id)}
-        response = _once("GET", url, resolved, headers, None, deadline)
+        response = _once("GET", url, resolved, headers, None, deadline, max_bytes)
         if 300 <= response.status < 400:
             if not response.url or response.url == url:
                 raise FetchError(f"{url} redirects nowhere")
@@ -212,12 +222,19 @@ def same_host(first: str, second: str) -> bool:
         return False
 
 
-def fetch_object(url: str, *, signer: int | None = keypairs.INSTANCE_UID, key_id: str | None = None) -> dict[str, Any]:
+def fetch_object(
+    url: str,
+    *,
+    signer: int | None = keypairs.INSTANCE_UID,
+    key_id: str | None = None,
+    max_bytes: int = MAX_BYTES,
+    timeout: float = TIMEOUT_SECONDS,
+) -> dict[str, Any]:
     """The ActivityPub document at ``url``, checked to name itself on the host that served it. Signed by the
     instance actor unless told otherwise. Raises ``FetchError``."""
     if signer is not None and key_id is None:
         key_id = identities.key_id(identities.instance_actor())
-    response = get(url, signer=signer, key_id=key_id)
+    response = get(url, signer=signer, key_id=key_id, max_bytes=max_bytes, timeout=timeout)
     if response.content_type not in (*contexts.ACTIVITY_TYPES, "application/json"):
         raise FetchError(f"{response.url} is not an ActivityPub document ({response.content_type})")
     document = response.json()

@@ -43,6 +43,12 @@ class RemoteActor(models.Model):
     also_known_as = models.JSONField(
         default=list, blank=True, help_text="The actor's other addresses (alsoKnownAs), which a Move must name."
     )
+    # The actor's ``icon`` and ``image`` as it names them, and the address each picture cached here (the profile's
+    # avatar and header, ``user:{uid}``) was fetched from: a job fetches them again when they differ.
+    avatar_remote_url = models.URLField(max_length=2048, blank=True, default="")
+    header_remote_url = models.URLField(max_length=2048, blank=True, default="")
+    avatar_cached_from = models.URLField(max_length=2048, blank=True, default="")
+    header_cached_from = models.URLField(max_length=2048, blank=True, default="")
     domain_flag = models.CharField(
         max_length=16,
         blank=True,

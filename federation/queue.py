@@ -8,6 +8,9 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
 - ``enqueue_replies``: the replies of a remote post whose thread was opened, from its ``replies`` collection.
 - ``enqueue_actor_update``: the Update of a local account's actor after its profile changed.
 - ``enqueue_lookup``: an account of another server a post mentions, unknown here: WebFinger and its actor.
+- ``enqueue_remote_images``: the images of a remote post just stored, fetched and cached here.
+- ``enqueue_remote_pictures``: a remote account's avatar and header, when its actor names new ones.
+- ``enqueue_media_purge``: the cached pictures of a domain whose media a block now rejects, deleted.
 - ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
   so a repeated fan-out never sends twice; retried with exponential backoff over about four and a half days
   (``DELIVERY_RETRY_INTERVALS``; Mastodon retries 16 times over about three days). The retries need a worker with
@@ -127,4 +130,38 @@ def enqueue_replies(*, status_id: int) -> None:
         description=f"fetch the replies of status {status_id}",
         kwargs={"status_id": status_id},
         retry=[],
+    )
+
+
+def enqueue_remote_images(*, status_id: int) -> None:
+    """Fetch and cache the images of remote post ``status_id`` (one job per post; a failure marks the image
+    failed rather than retrying)."""
+    _enqueue(
+        "cache_remote_images",
+        job_id=f"ap-images-{status_id}",
+        description=f"cache the images of status {status_id}",
+        kwargs={"status_id": status_id},
+        retry=[],
+    )
+
+
+def enqueue_remote_pictures(*, uid: int) -> None:
+    """Fetch and cache the avatar and header of remote account ``uid`` (one job per account at a time)."""
+    _enqueue(
+        "cache_remote_pictures",
+        job_id=f"ap-pictures-{uid}",
+        description=f"cache the pictures of remote account {uid}",
+        kwargs={"uid": uid},
+        retry=INBOUND_RETRIES[:1],
+    )
+
+
+def enqueue_media_purge(*, domain: str) -> None:
+    """Delete the cached pictures of ``domain``'s accounts (its media are rejected now)."""
+    _enqueue(
+        "purge_remote_media",
+        job_id=f"ap-media-purge-{_digest(domain)}",
+        description=f"delete the cached pictures of {domain[:300]}",
+        kwargs={"domain": domain},
+        retry=INBOUND_RETRIES,
     )

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from federation.services import actor_changes, actors, inbound, outbound, remote_statuses, replies
+from federation.services import (
+    actor_changes,
+    actors,
+    inbound,
+    outbound,
+    remote_media,
+    remote_profiles,
+    remote_statuses,
+    replies,
+)
 
 
 def process_inbound(*, activity: dict[str, Any], actor: str) -> str:
@@ -34,3 +43,15 @@ def actor_update(*, uid: int) -> int:
 
 def fetch_replies(*, status_id: int) -> int:
     return replies.fetch_replies(status_id=status_id)
+
+
+def cache_remote_images(*, status_id: int) -> int:
+    return remote_media.cache_images(status_id=status_id)
+
+
+def cache_remote_pictures(*, uid: int) -> int:
+    return remote_profiles.cache_pictures(uid=uid)
+
+
+def purge_remote_media(*, domain: str) -> int:
+    return remote_profiles.forget_domain_media(domain=domain)

@@ -31,3 +31,13 @@ def avatar_svg(*, name: str, login: str) -> bytes:
 def version(*, name: str, login: str) -> str:
     """What the generated picture depends on, as a short tag (its ETag)."""
     return hashlib.sha256(f"{login.lower()}\n{initials(name, login)}".encode()).hexdigest()[:16]
+
+
+def unavailable_svg(text: str) -> bytes:
+    """The stand-in for an image that has no file here (yet): a grey 4:3 box with ``text``."""
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300" width="400" height="300">'
+        '<rect width="400" height="300" fill="#e4e4e7"/>'
+        '<text x="200" y="150" dy=".35em" text-anchor="middle" font-family="system-ui, sans-serif" '
+        f'font-size="18" fill="#3f3f46">{escape(text)}</text></svg>'
+    ).encode()

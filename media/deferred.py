@@ -5,12 +5,15 @@ re-encodes it later with ``finish``. Until then it has no file to serve, and no 
 (``services.claimable``, Mastodon's 422). Small images stay in the request: ``limits.sync_max_pixels``.
 
 ``PendingPost`` keeps a post from the post box that waits for its images; ``timelines.services.deferred_posts``
-publishes it. This module knows files and records only.
+publishes it. Another server's images (issue 22) go the same way: reserved with the post (``reserve_remote``), then
+fetched by a job and processed like an upload (``finish_remote``). This module knows files and records only.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -60,11 +63,23 @@ def finish(media_id: int) -> Attachment | None:
     try:
         with default_storage.open(attachment.source, "rb") as handle:
             data = handle.read()
-        processed = processing.process(data)
     except FileNotFoundError:
-        processed, error = None, "The upload was lost before it was processed."
+        return _store_processed(attachment, None, "The upload was lost before it was processed.")
+    return _process_into(attachment, data)
+
+
+def _process_into(attachment: Attachment, data: bytes) -> Attachment | None:
+    try:
+        processed = processing.process(data)
     except processing.InvalidImage as refused:
-        processed, error = None, refused.message
+        return _store_processed(attachment, None, refused.message)
+    return _store_processed(attachment, processed, "")
+
+
+def _store_processed(attachment: Attachment, processed: processing.Processed | None, error: str) -> Attachment | None:
+    """Write ``processed``'s files for the ``processing`` record ``attachment`` and make it ``ready`` (or
+    ``failed`` with ``error`` when there is nothing to write), its source deleted."""
+    media_id = attachment.pk
     names: list[str] = []
     changes: dict[str, object]
     if processed is None:
@@ -96,8 +111,81 @@ def finish(media_id: int) -> Attachment | None:
         for name in names:
             default_storage.delete(name)
         return Attachment.objects.filter(pk=media_id).first()
-    default_storage.delete(attachment.source)
+    if attachment.source:
+        default_storage.delete(attachment.source)
     return Attachment.objects.get(pk=media_id)
+
+
+@dataclass(frozen=True)
+class RemoteImage:
+    """Another server's image named by one of its posts (issue 22), to be cached here."""
+
+    url: str
+    description: str = ""
+    blurhash: str = ""
+    width: int = 0
+    height: int = 0
+    focus: tuple[float, float] = (0.0, 0.0)
+
+
+def reserve_remote(*, owner: int, status_id: int, images: Sequence[RemoteImage]) -> list[Attachment]:
+    """Records for the images of another server's post ``status_id`` by ``owner``, ``processing`` with no file
+    yet (a job fetches each and calls ``finish_remote``), in order; their tokens are what pages show from the
+    start, so the post's hash is written once."""
+    with transaction.atomic():
+        return [
+            Attachment.objects.create(
+                owner=owner,
+                kind=Attachment.IMAGE,
+                token=secrets.token_urlsafe(16),
+                original="",
+                preview="",
+                state=Attachment.PROCESSING,
+                content_type="",
+                width=image.width,
+                height=image.height,
+                preview_width=0,
+                preview_height=0,
+                description=image.description,
+                blurhash=image.blurhash,
+                focus_x=image.focus[0],
+                focus_y=image.focus[1],
+                status_id=status_id,
+                remote_url=image.url,
+            )
+            for image in images
+        ]
+
+
+def remote_waiting(status_id: int) -> list[Attachment]:
+    """The images of post ``status_id`` from another server not fetched yet."""
+    return list(
+        Attachment.objects.filter(status_id=status_id, state=Attachment.PROCESSING)
+        .exclude(remote_url="")
+        .order_by("pk")
+    )
+
+
+def finish_remote(attachment: Attachment, data: bytes | None, error: str = "") -> Attachment | None:
+    """Cache fetched ``data`` for the reserved remote image ``attachment`` through the same processing as an
+    upload (decoded from the allowed formats, metadata dropped, sizes capped), or mark it ``failed`` with
+    ``error`` (None: it could not be fetched). Idempotent, as ``finish``."""
+    if data is None:
+        return _store_processed(attachment, None, error or "The image could not be fetched.")
+    return _process_into(attachment, data)
+
+
+def forget_remote(*, owner: int, reason: str) -> int:
+    """Delete the cached files of ``owner``'s remote images and mark them ``failed`` with ``reason`` (their
+    server's media are rejected now); their records stay, so their posts keep naming them. Returns how many."""
+    found = list(Attachment.objects.filter(owner=owner, kind=Attachment.IMAGE).exclude(remote_url=""))
+    for attachment in found:
+        for name in {attachment.original, attachment.preview, attachment.source} - {""}:
+            default_storage.delete(name)
+    Attachment.objects.filter(pk__in=[a.pk for a in found]).update(
+        state=Attachment.FAILED, error=reason[:200], original="", preview="", source=""
+    )
+    return len(found)
 
 
 def create_pending_post(*, owner: int, media_ids: list[int], fields: dict[str, object]) -> PendingPost:

@@ -43,6 +43,9 @@ class Attachment(models.Model):
     state = models.CharField(max_length=10, choices=STATES, default=READY)
     error = models.CharField(max_length=200, blank=True, default="")
     source = models.CharField(max_length=200, blank=True, default="")
+    # Another server's image, cached here (issue 22): its address there. It starts ``processing`` with no file
+    # (``deferred.reserve_remote``) until a job fetches and re-processes it; ``failed`` when it could not be.
+    remote_url = models.URLField(max_length=2048, blank=True, default="")
     # The post box's post that waits for this upload (``PendingPost``), published when all its images are ready.
     pending_post = models.BigIntegerField(null=True, blank=True, db_index=True)
 

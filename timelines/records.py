@@ -43,6 +43,25 @@ class User:
     # The URL tokens of the avatar and header pictures (``media``), "" for none.
     avatar: str = ""
     header: str = ""
+    # Another server's account: the counts its server gives (its collections' ``totalItems``, read when its
+    # actor is fetched: federation.services.remote_profiles), None when not known.
+    remote_followers: int | None = None
+    remote_following: int | None = None
+    remote_posts: int | None = None
+
+    @property
+    def followers_count(self) -> int:
+        """The followers shown: its server's count for another server's account (as Mastodon shows), else the
+        followers here."""
+        return self.remote_followers if self.remote_followers is not None else self.followers
+
+    @property
+    def following_count(self) -> int:
+        return self.remote_following if self.remote_following is not None else self.following
+
+    @property
+    def posts_count(self) -> int:
+        return self.remote_posts if self.remote_posts is not None else self.posts
 
     @property
     def acct(self) -> str:
@@ -75,7 +94,14 @@ class User:
             domain=fields.get("domain") or None,
             avatar=fields.get("avatar") or "",
             header=fields.get("header") or "",
+            remote_followers=_count(fields.get("remote_followers")),
+            remote_following=_count(fields.get("remote_following")),
+            remote_posts=_count(fields.get("remote_posts")),
         )
+
+
+def _count(value: str | None) -> int | None:
+    return int(value) if value is not None and value.isdigit() else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,16 +121,22 @@ class MediaItem:
     focus_x: float = 0.0
     focus_y: float = 0.0
     type: str = "image"
-    # Another server's image (a remote post's attachment): its address there, which pages link to; no file here.
+    # Another server's image (a remote post's attachment): its address there. With a ``token`` it is cached here
+    # (federation fetches it in a job); without one (posts stored before images were cached) pages link to it.
     remote_url: str = ""
 
     @property
     def url(self) -> str:
-        return self.remote_url or f"/media/{self.token}/original"
+        return f"/media/{self.token}/original" if self.token else self.remote_url
 
     @property
     def preview_url(self) -> str:
-        return self.remote_url or f"/media/{self.token}/preview"
+        return f"/media/{self.token}/preview" if self.token else self.remote_url
+
+    @property
+    def linked_only(self) -> bool:
+        """Another server's image with no copy here: shown as a link to it there, never loaded."""
+        return bool(self.remote_url) and not self.token
 
     @property
     def focus_class(self) -> str:

@@ -36,9 +36,10 @@ def account(request: HttpRequest, user: User) -> dict[str, Any]:
         "avatar_static": picture,
         "header": header,
         "header_static": header,
-        "followers_count": user.followers,
-        "following_count": user.following,
-        "statuses_count": user.posts,
+        # Another server's account: its server's counts when known (as Mastodon gives them).
+        "followers_count": user.followers_count,
+        "following_count": user.following_count,
+        "statuses_count": user.posts_count,
         "last_status_at": None,
         "emojis": [],
         "fields": [],

@@ -31,12 +31,14 @@ def media_attachment(request: HttpRequest, item: MediaItem, *, ready: bool = Tru
             "description": item.description or None,
             "blurhash": None,
         }
-    remote = item.remote_url or None  # another server's image: its own address, no copy here
+    # Another server's image: its copy here (fetched by a job), its own address as ``remote_url``; one stored
+    # before copies were kept has only that address.
+    remote = item.remote_url or None
     return {
         "id": str(item.id),
         "type": item.type,
-        "url": remote or absolute(request, item.url),
-        "preview_url": remote or absolute(request, item.preview_url),
+        "url": item.url if item.linked_only else absolute(request, item.url),
+        "preview_url": item.preview_url if item.linked_only else absolute(request, item.preview_url),
         "remote_url": remote,
         "preview_remote_url": None,
         "text_url": None,

@@ -3,7 +3,8 @@
 
 Every remote document comes through ``federation.client`` (SSRF checks, limits, and an ``id`` on the host that
 served it). An actor is fetched again when ``REFRESH_SECONDS`` have passed or a signature fails with the key
-kept (the actor may have rotated it).
+kept (the actor may have rotated it); each fetch also reads its counts, and new pictures are cached by a job
+(``remote_profiles``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from federation import client, identities, queue
 from federation.models import RemoteActor
-from federation.services import domain_blocks, remote_statuses
+from federation.services import domain_blocks, remote_profiles, remote_statuses
 from timelines import exceptions, services, store
 from timelines.validation import clean_domain
 
@@ -83,7 +84,9 @@ def fetch_actor(uri: str) -> RemoteActor:
         document = client.fetch_object(uri)
     except client.FetchError as error:
         raise ActorError(str(error)) from None
-    return record_actor(document)
+    actor = record_actor(document)
+    remote_profiles.read_counts(actor, document)
+    return actor
 
 
 def record_actor(document: dict[str, Any]) -> RemoteActor:
@@ -134,12 +137,14 @@ def record_actor(document: dict[str, Any]) -> RemoteActor:
         "key_id": key_id,
         "public_key_pem": pem,
         "also_known_as": _aliases(document.get("alsoKnownAs")),
+        **remote_profiles.picture_fields(document),
     }
     known = RemoteActor.objects.filter(uri=uri).first()
     if known is not None:
         RemoteActor.objects.filter(pk=known.pk).update(fetched=timezone.now(), **fields)
         store.users.write_user(known.uid, {"name": name, "bio": _text(str(document.get("summary") or ""))})
         known.refresh_from_db()
+        remote_profiles.queue_pictures(known)
         return known
     uid = _profile_uid(login, domain, name)
     try:
@@ -152,6 +157,7 @@ def record_actor(document: dict[str, Any]) -> RemoteActor:
     store.users.write_user(actor.uid, {"bio": _text(str(document.get("summary") or ""))})
     # An account of a blocked server is suspended or limited from the start, as the block's others are.
     domain_blocks.apply_to_actor(actor)
+    remote_profiles.queue_pictures(actor)
     return actor
 
 

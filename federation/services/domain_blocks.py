@@ -11,7 +11,8 @@ A block covers a domain and its subdomains (``example.com`` covers ``social.exam
   stay out of search, tag timelines and the public streams, as the policy does for any limited account.
 - ``noop``: neither; with ``reject_media`` alone.
 
-``reject_media`` (with any severity): none of the server's pictures is shown here.
+``reject_media`` (with any severity): none of the server's pictures is shown here: none is fetched from then on,
+and a job deletes what was cached (``remote_profiles.forget_domain_media``).
 
 The accounts of the server are flagged when the block is made (and accounts found later when they are first
 recorded, ``apply_to_actor``); each remembers the flag the block set (``RemoteActor.domain_flag``), so lifting
@@ -30,6 +31,7 @@ from django.db.models import Q
 from accounts.exceptions import NOT_ALLOWED, ModerationError
 from accounts.models import User
 from accounts.moderation import clean_reason
+from federation import queue
 from federation.models import DomainBlock, RemoteActor
 from timelines import exceptions
 from timelines.services import moderation
@@ -138,7 +140,7 @@ def _flag_actor(actor: RemoteActor, flag: str) -> None:
     actor.domain_flag = flag
 
 
-def _actors_of(domain: str):
+def actors_of(domain: str):
     """The remote accounts of ``domain``, its subdomains and, for a bare host, its ports."""
     return RemoteActor.objects.filter(
         Q(domain=domain) | Q(domain__endswith=f".{domain}") | Q(domain__startswith=f"{domain}:")
@@ -149,7 +151,7 @@ def _apply(domain: str) -> int:
     """Flag every account of ``domain`` (and its subdomains) as the block now covering each says. Returns how
     many changed. O(accounts of the domain): one flag write and one event each."""
     changed = 0
-    for actor in _actors_of(domain).iterator():
+    for actor in actors_of(domain).iterator():
         block = block_for(actor.domain)
         flag = _FLAG[block.severity] if block is not None else ""
         if actor.domain_flag != flag:
@@ -213,6 +215,9 @@ def block_domain(
         )
         _log(moderator, block, ADDITION if created else CHANGE, message)
     _apply(cleaned_domain)
+    if reject_media:
+        # What was cached of its pictures goes, in a job (O(accounts of the domain)).
+        queue.enqueue_media_purge(domain=cleaned_domain)
     return block
 
 

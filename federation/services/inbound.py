@@ -21,7 +21,14 @@ from typing import Any
 
 from federation import client, identities, store
 from federation.models import RemoteActor
-from federation.services import actors, domain_blocks, inbound_moderation, outbound, remote_statuses
+from federation.services import (
+    actors,
+    domain_blocks,
+    inbound_moderation,
+    outbound,
+    remote_profiles,
+    remote_statuses,
+)
 from timelines import exceptions, keys, services
 from timelines import store as timelines_store
 from timelines.services.follows import make_follow
@@ -210,9 +217,10 @@ def _update(activity: dict[str, Any], actor: RemoteActor) -> str:
     if not isinstance(inner, dict) or _id(inner) != actor.uri:
         return "ignored"
     try:
-        actors.record_actor(inner)
+        updated = actors.record_actor(inner)
     except actors.ActorError:
         return "refused"
+    remote_profiles.read_counts(updated, inner)
     return "updated"
 
 

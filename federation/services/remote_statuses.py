@@ -14,7 +14,7 @@ import logging
 from html.parser import HTMLParser
 from typing import Any
 
-from federation import client, contexts, identities, store
+from federation import client, contexts, identities, queue, store
 from federation.models import RemoteActor
 from federation.services import remote_media
 from timelines import events, exceptions, text
@@ -26,6 +26,7 @@ from timelines.services.audiences import audience_keys
 from timelines.services.delivery import deliver_status
 from timelines.services.direct_messages import check_recipients
 from timelines.services.discovery import index_status
+from timelines.services.pictures import delete_media
 from timelines.services.publishing import publish
 from timelines.services.statuses import delete_status
 
@@ -184,23 +185,29 @@ def store_note(*, note: dict[str, Any], author: RemoteActor) -> int | None:
         fields["tags"] = ",".join(tags)
     images = remote_media.images_of(note, author)
     if images:
-        fields["media"] = stored_media(images)
+        # Their records first (the hash names their tokens); dropped again when the post is not stored.
+        fields["media"] = stored_media(remote_media.reserve(images, author=author, status_id=status_id))
         if note.get("sensitive") is True:
             fields["sensitive"] = "1"
     if level != visibilities.PUBLIC:
         fields["visibility"] = level
     if level == visibilities.DIRECT:
-        return _store_message(fields, parent=parent)
+        stored = _store_message(fields, parent=parent)
+        if images:
+            queue.enqueue_remote_images(status_id=stored)
+        return stored
     try:
         added, first = timelines_store.statuses.write_to_profile(
             author.uid, status_id, fields, posted, then_read=audience_keys(author.uid)
         )
     except Exception:
-        store.release_object(uri)
+        _release(uri, status_id)
         raise
     if added < 0:
-        store.release_object(uri)
+        _release(uri, status_id)
         return None
+    if images:
+        queue.enqueue_remote_images(status_id=status_id)
     if parent:
         timelines_store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
         timelines_store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
@@ -216,6 +223,12 @@ def store_note(*, note: dict[str, Any], author: RemoteActor) -> int | None:
     return status_id
 
 
+def _release(uri: str, status_id: int) -> None:
+    """Undo what ``store_note`` claimed for a post it could not store: its URI and its images' records."""
+    store.release_object(uri)
+    delete_media(status_id=status_id)
+
+
 def _store_message(fields: dict[str, Any], *, parent: dict[str, str] | None) -> int:
     """The rest of ``store_note`` for a direct message, as ``post_status`` does a local one: its hash, its place
     in a thread, its conversation and notifications (``deliver_status``), the event; no profile, no home, no
@@ -224,7 +237,7 @@ def _store_message(fields: dict[str, Any], *, parent: dict[str, str] | None) -> 
     try:
         timelines_store.statuses.write_status(status_id, fields)
     except Exception:
-        store.release_object(str(fields["uri"]))
+        _release(str(fields["uri"]), status_id)
         raise
     if parent:
         timelines_store.conversations.add_reply(fields["in_reply_to"], status_id, posted)

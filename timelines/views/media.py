@@ -6,6 +6,9 @@ so a post deleted, removed or hidden from the viewer stops its images at once. A
 owner only; avatars and headers are public like the profile's name. The file is streamed from the storage API
 with its own type, ``nosniff`` and ``inline``; the URL names no file of the user's.
 
+Another server's image (issue 22) is served the same way once a job has cached it; until then, or when it could
+not be, its URL answers a stand-in picture drawn here.
+
 ``/@<login>/avatar`` is the avatar a page shows beside each post: it names the person, not a file, so a post's
 cached HTML never needs the author's current picture; it serves their avatar, or the generated stand-in
 (``media.defaults``), revalidated by its ETag on each page (a 304 while unchanged).
@@ -70,13 +73,31 @@ def _filesystem() -> bool:
     return settings.STORAGES["default"]["BACKEND"].endswith("FileSystemStorage")
 
 
+def _stand_in(attachment: Attachment) -> HttpResponse:
+    """What another server's image not cached here answers: a picture saying so (``no-store``, so the copy shows
+    once a job has fetched it)."""
+    waiting = attachment.state == Attachment.PROCESSING
+    response = HttpResponse(
+        defaults.unavailable_svg("Loading the image from its server" if waiting else "Image not available here"),
+        content_type="image/svg+xml",
+    )
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 @require_safe
 def serve(request: HttpRequest, token: str, variant: str) -> HttpResponse:
     attachment = Attachment.objects.filter(token=token).first() if variant in VARIANTS else None
-    if attachment is None or not attachment.ready:  # a processing upload has no file yet (never its source)
+    # A processing upload has no file yet (never its source); another server's image not cached has a stand-in.
+    if attachment is None or not (attachment.ready or attachment.remote_url):
         raise Http404()
     if not may_view(attachment, viewer_uid(request)) and not (attachment.status_id and _moderates(request)):
         raise Http404()
+    if not attachment.ready:
+        response = _stand_in(attachment)
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
     name = attachment.original if variant == "original" else attachment.preview
     response = _file_response(name, attachment.content_type)
     response["Content-Disposition"] = "inline"

@@ -1,0 +1,258 @@
+"""Remote profiles' counts and pictures, and remote posts' images, from a loopback server speaking Mastodon's
+shapes: the actor's ``followers``/``following``/``outbox`` are ``OrderedCollection``s with ``totalItems`` (read
+when the actor is fetched), its ``icon`` and ``image`` are ``Image``s, a Note's ``attachment`` a ``Document``.
+Pictures are fetched by jobs, re-processed like uploads and served from this site; a domain whose media are
+rejected gets none."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from PIL import Image
+
+from accounts.models import User
+from api.tests.helpers import Api, token_for
+from federation import contexts
+from federation.services import actors, domain_blocks, lookup
+from federation.tests.conftest import PASSWORD
+from federation.tests.helpers import queued_jobs, run_queued
+from media.tests.images import jpeg, png
+from timelines import selectors
+
+_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+_PEM = _KEY.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+FILES = {"/files/mo.jpg": jpeg((600, 500)), "/files/banner.png": png((900, 300)), "/files/photo.jpg": jpeg((800, 600))}
+
+
+def _documents(base: str, counts: dict[str, int]) -> dict[str, dict[str, Any]]:
+    uri = f"{base}/users/mo"
+    actor = {
+        "id": uri,
+        "type": "Person",
+        "preferredUsername": "mo",
+        "name": "Mo",
+        "summary": "<p>Posting from elsewhere</p>",
+        "inbox": f"{uri}/inbox",
+        "outbox": f"{uri}/outbox",
+        "followers": f"{uri}/followers",
+        "following": f"{uri}/following",
+        "publicKey": {"id": f"{uri}#main-key", "owner": uri, "publicKeyPem": _PEM.decode()},
+        "icon": {"type": "Image", "mediaType": "image/jpeg", "url": f"{base}/files/mo.jpg"},
+        "image": {"type": "Image", "mediaType": "image/png", "url": f"{base}/files/banner.png"},
+    }
+    found: dict[str, dict[str, Any]] = {uri: actor}
+    for name in ("followers", "following", "outbox"):
+        found[f"{uri}/{name}"] = {
+            "@context": contexts.ACTIVITYSTREAMS,
+            "id": f"{uri}/{name}",
+            "type": "OrderedCollection",
+            "totalItems": counts[name],
+            "first": f"{uri}/{name}?page=1",
+        }
+
+    def note(number: int, attachment: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "id": f"{uri}/statuses/{number}",
+            "type": "Note",
+            "attributedTo": uri,
+            "content": f"<p>Photo {number}</p>",
+            "to": [contexts.PUBLIC],
+            "cc": [f"{uri}/followers"],
+            "attachment": attachment,
+        }
+
+    photo = {
+        "type": "Document",
+        "mediaType": "image/jpeg",
+        "url": f"{base}/files/photo.jpg",
+        "name": "A harbour at dusk",
+        "blurhash": "LEHV6nWB2yk8pyo0adR*.7kCMdnj",
+        "width": 800,
+        "height": 600,
+    }
+    page = {**photo, "url": f"{base}/files/page.html", "name": "Not really an image"}
+    for document in (note(1, [photo]), note(2, [page])):
+        found[document["id"]] = document
+    return found
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):  # quiet
+        pass
+
+    def do_GET(self):
+        base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.server.requests.append((self.path, self.headers.get("Signature", "")))
+        if self.path in FILES:
+            body, kind = FILES[self.path], "image/png" if self.path.endswith(".png") else "image/jpeg"
+        elif self.path == "/files/page.html":
+            body, kind = b"<html><body>hello</body></html>", "text/html"
+        elif self.path.startswith("/.well-known/webfinger"):
+            body, kind = (
+                json.dumps(
+                    {"links": [{"rel": "self", "type": contexts.ACTIVITY_JSON, "href": f"{base}/users/mo"}]}
+                ).encode(),
+                "application/jrd+json",
+            )
+        else:
+            document = _documents(base, self.server.counts).get(base + self.path)
+            body, kind = json.dumps(document or {}).encode(), "application/activity+json"
+            if document is None:
+                self.send_response(404)
+                self.end_headers()
+                return
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture
+def mastodon(settings):
+    settings.SOCIALSITE_FEDERATION_INSECURE = True
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.requests = []  # type: ignore[attr-defined]
+    server.counts = {"followers": 1234, "following": 56, "outbox": 789}  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+
+
+def _host(server) -> str:
+    return f"127.0.0.1:{server.server_address[1]}"
+
+
+def _size_of(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as image:
+        return image.size
+
+
+def _body(response) -> bytes:
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+def test_a_remote_profile_shows_its_servers_counts_read_when_the_actor_is_fetched(client, alice, mastodon):
+    found = actors.resolve_acct(f"mo@{_host(mastodon)}")
+    user = selectors.get_user(uid=found.uid)
+    assert (user.followers_count, user.following_count, user.posts_count) == (1234, 56, 789)
+    signed = [path for path, signature in mastodon.requests if path.endswith(("/followers", "/following", "/outbox"))]
+    assert sorted(signed)[:3] == sorted(f"/users/mo/{name}" for name in ("followers", "following", "outbox"))
+    assert all(signature for path, signature in mastodon.requests if path.startswith("/users/"))
+
+    asked = len(mastodon.requests)
+    page = client.get(f"/@mo@{_host(mastodon)}").content.decode()
+    assert "<strong>789</strong> posts" in page and "<strong>1234</strong> followers" in page
+    assert "<strong>56</strong> following" in page
+    assert len(mastodon.requests) == asked  # nothing fetched to show the page
+
+    account = Api(token_for("alice")).get(f"/api/v1/accounts/{found.uid}").json()
+    assert (account["followers_count"], account["following_count"], account["statuses_count"]) == (1234, 56, 789)
+
+    # A refresh reads them again; a collection that cannot be read keeps its count.
+    mastodon.counts = {"followers": 1300, "following": 57, "outbox": 790}
+    actors.actor_by_uri(found.uri, refresh=True)
+    user = selectors.get_user(uid=found.uid)
+    assert (user.followers_count, user.following_count, user.posts_count) == (1300, 57, 790)
+    follow_list = client.get(f"/@mo@{_host(mastodon)}/followers").content.decode()
+    assert f"{_host(mastodon)} counts 1300 followers" in follow_list
+
+
+def test_a_remote_avatar_and_header_are_fetched_by_a_job_and_served_from_here(client, alice, mastodon):
+    found = actors.resolve_acct(f"mo@{_host(mastodon)}")
+    assert [job.kwargs for job in queued_jobs() if job.func_name.endswith("cache_remote_pictures")] == [
+        {"uid": found.uid}
+    ]
+    assert run_queued("federation.tasks.cache_remote_pictures") == [2]
+    picture_requests = [(path, signature) for path, signature in mastodon.requests if path.startswith("/files/")]
+    assert sorted(path for path, _ in picture_requests) == ["/files/banner.png", "/files/mo.jpg"]
+    user = selectors.get_user(uid=found.uid)
+    assert user.avatar and user.header
+
+    avatar = client.get(f"/@mo@{_host(mastodon)}/avatar")
+    assert avatar.status_code == 200 and avatar["Content-Type"] == "image/jpeg"
+    assert _size_of(_body(avatar)) == (400, 400)  # cropped square as a local avatar is
+    page = client.get(f"/@mo@{_host(mastodon)}").content.decode()
+    assert f'src="/media/{user.header}/original"' in page and "http://127.0.0.1" not in page.split("<main", 1)[-1]
+    header = client.get(f"/media/{user.header}/original")
+    assert header.status_code == 200 and _size_of(_body(header)) == (900, 300)
+
+    account = Api(token_for("alice")).get(f"/api/v1/accounts/{found.uid}").json()
+    assert account["avatar"].endswith(f"/media/{user.avatar}/original")
+    assert account["header"].endswith(f"/media/{user.header}/original")
+
+    # A refresh naming the same pictures fetches none again.
+    actors.actor_by_uri(found.uri, refresh=True)
+    assert not [job for job in queued_jobs() if job.func_name.endswith("cache_remote_pictures")]
+
+
+def test_a_remote_posts_image_is_cached_by_a_job_with_a_stand_in_until_then(client, alice, mastodon):
+    base = f"http://{_host(mastodon)}"
+    _, status_id = lookup.resolve_url(f"{base}/users/mo/statuses/1")
+    [item] = selectors.get_status(status_id=status_id).media
+    assert item.token and item.remote_url == f"{base}/files/photo.jpg" and item.description == "A harbour at dusk"
+    assert (item.width, item.height, item.preview_width, item.preview_height) == (800, 600, 640, 480)
+
+    assert client.login(username="alice", password=PASSWORD)
+    page = client.get(f"/@mo@{_host(mastodon)}/{status_id}").content.decode()
+    assert f'src="/media/{item.token}/preview" alt="A harbour at dusk"' in page
+    assert f'src="{base}' not in page
+    waiting = client.get(f"/media/{item.token}/preview")
+    assert waiting["Content-Type"] == "image/svg+xml" and b"Loading the image" in _body(waiting)
+
+    assert run_queued("federation.tasks.cache_remote_images") == [1]
+    preview = client.get(f"/media/{item.token}/preview")
+    assert preview["Content-Type"] == "image/jpeg" and _size_of(_body(preview)) == (640, 480)
+    original = client.get(f"/media/{item.token}/original")
+    assert _size_of(_body(original)) == (800, 600)
+
+    status = Api(token_for("alice")).get(f"/api/v1/statuses/{status_id}").json()
+    [attachment] = status["media_attachments"]
+    assert attachment["url"].endswith(f"/media/{item.token}/original")
+    assert attachment["preview_url"].endswith(f"/media/{item.token}/preview")
+    assert attachment["remote_url"] == f"{base}/files/photo.jpg"
+
+    # Something that is not an image is never kept: its stand-in says so.
+    _, other_id = lookup.resolve_url(f"{base}/users/mo/statuses/2")
+    [other] = selectors.get_status(status_id=other_id).media
+    assert run_queued("federation.tasks.cache_remote_images") == [0]
+    refused = client.get(f"/media/{other.token}/preview")
+    assert refused["Content-Type"] == "image/svg+xml" and b"not available" in _body(refused)
+
+
+def test_a_domain_whose_media_are_rejected_keeps_none_of_its_pictures_here(client, alice, mastodon):
+    base = f"http://{_host(mastodon)}"
+    found = actors.resolve_acct(f"mo@{_host(mastodon)}")
+    _, status_id = lookup.resolve_url(f"{base}/users/mo/statuses/1")
+    run_queued("federation.tasks.cache_remote_pictures")
+    run_queued("federation.tasks.cache_remote_images")
+    [item] = selectors.get_status(status_id=status_id).media
+    assert client.get(f"/media/{item.token}/preview")["Content-Type"] == "image/jpeg"
+
+    root = User.objects.create_superuser(username="root", password=PASSWORD)
+    domain_blocks.block_domain(moderator=root, domain=_host(mastodon), severity="noop", reject_media=True, reason="x")
+    assert run_queued("federation.tasks.purge_remote_media") == [1]
+    assert client.get(f"/media/{item.token}/preview")["Content-Type"] == "image/svg+xml"
+    user = selectors.get_user(uid=found.uid)
+    assert not user.avatar and not user.header
+    assert client.get(f"/@mo@{_host(mastodon)}/avatar")["Content-Type"] == "image/svg+xml"  # the generated one
+
+    # Nothing is fetched from it any more: a refresh caches no picture, a new post keeps no image.
+    asked = len(mastodon.requests)
+    actors.actor_by_uri(found.uri, refresh=True)
+    run_queued("federation.tasks.cache_remote_pictures")
+    assert not [path for path, _ in mastodon.requests[asked:] if path.startswith("/files/")]
+    assert selectors.get_user(uid=found.uid).avatar == ""
