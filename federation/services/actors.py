@@ -84,6 +84,12 @@ def fetch_actor(uri: str) -> RemoteActor:
         document = client.fetch_object(uri)
     except client.FetchError as error:
         raise ActorError(str(error)) from None
+    return record_fetched(document)
+
+
+def record_fetched(document: dict[str, Any]) -> RemoteActor:
+    """``record_actor`` for a document fetched from its server, with its counts read (at most three more
+    fetches, ``remote_profiles.read_counts``). Raises ``ActorError``."""
     actor = record_actor(document)
     remote_profiles.read_counts(actor, document)
     return actor

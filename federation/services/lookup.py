@@ -1,6 +1,6 @@
 """What the address of another server's profile or post names (search, issue 22): one signed fetch through
 ``federation.client`` (the instance actor signs it, so servers requiring signed fetches answer), then the
-actor recorded (``actors.record_actor``) or the Note stored like any remote post
+actor recorded with its counts (``actors.record_fetched``) or the Note stored like any remote post
 (``remote_statuses.store_note``), after its author is found. A direct Note is never stored from a fetch (it
 would open a conversation nobody sent); a Note must be on its author's host. Known addresses cost no fetch.
 """
@@ -43,7 +43,7 @@ def resolve_url(url: str) -> tuple[str, int] | None:
         return None
     if document.get("type") in actors.ACTOR_TYPES:
         try:
-            actor = actors.record_actor(document)
+            actor = actors.record_fetched(document)
         except actors.ActorError:
             return None
         queue.enqueue_backfill(uid=actor.uid)

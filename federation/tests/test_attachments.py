@@ -1,6 +1,6 @@
 """Images across servers: a local post's images go out as ``Document`` attachments (URL, type, alt text,
-blurhash, size); another server's images are shown as links to them there (images only), unless its domain's
-media are rejected."""
+blurhash, size); another server's images (images only) are kept here with their alt text, unless its domain's
+media are rejected (their caching is ``test_remote_profiles_and_media.py``'s)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from federation.tests.conftest import PASSWORD
 from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run_queued
 from media import services as media_services
 from media.tests.images import jpeg
-from timelines import services
+from timelines import selectors, services
 from timelines.services.follows import make_follow
 
 
@@ -68,7 +68,7 @@ def test_a_local_posts_images_go_out_as_documents_with_their_alt_text(alice, rob
     assert note["sensitive"] is True
 
 
-def test_remote_images_are_shown_as_links_images_only_and_not_from_a_domain_whose_media_are_rejected(
+def test_remote_images_are_kept_images_only_served_from_here_and_not_from_a_domain_whose_media_are_rejected(
     client, alice, rob
 ):
     make_follow(uid=alice.uid, other_uid=rob.actor.uid, notify_followee=False)
@@ -78,8 +78,10 @@ def test_remote_images_are_shown_as_links_images_only_and_not_from_a_domain_whos
     assert run_queued() == ["stored"]
     assert client.login(username="alice", password=PASSWORD)
     page = client.get("/").content.decode()
-    assert 'href="https://remote.example/files/cat.png"' in page and "Image: A cat on a mat" in page
-    assert 'src="https://remote.example' not in page  # linked, never loaded from the other server
+    [status_id] = [job.kwargs["status_id"] for job in queued_jobs() if job.func_name.endswith("cache_remote_images")]
+    [item] = selectors.get_status(status_id=status_id).media
+    assert f'src="/media/{item.token}/preview" alt="A cat on a mat"' in page  # its copy here (fetched by a job)
+    assert 'src="https://remote.example' not in page  # never loaded from the other server
     assert "clip.mp4" not in page and "javascript:" not in page
 
     root = User.objects.create_superuser(username="root", password=PASSWORD)

@@ -256,3 +256,10 @@ def test_a_domain_whose_media_are_rejected_keeps_none_of_its_pictures_here(clien
     run_queued("federation.tasks.cache_remote_pictures")
     assert not [path for path, _ in mastodon.requests[asked:] if path.startswith("/files/")]
     assert selectors.get_user(uid=found.uid).avatar == ""
+
+
+def test_a_profile_found_by_its_address_has_its_counts_too(db, mastodon):
+    kind, uid = lookup.resolve_url(f"http://{_host(mastodon)}/users/mo")
+    assert kind == "account"
+    user = selectors.get_user(uid=uid)
+    assert (user.followers_count, user.following_count, user.posts_count) == (1234, 56, 789)
