@@ -186,7 +186,11 @@ def store_note(*, note: dict[str, Any], author: RemoteActor) -> int | None:
     images = remote_media.images_of(note, author)
     if images:
         # Their records first (the hash names their tokens); dropped again when the post is not stored.
-        fields["media"] = stored_media(remote_media.reserve(images, author=author, status_id=status_id))
+        try:
+            fields["media"] = stored_media(remote_media.reserve(images, author=author, status_id=status_id))
+        except Exception:
+            store.release_object(uri)
+            raise
         if note.get("sensitive") is True:
             fields["sensitive"] = "1"
     if level != visibilities.PUBLIC:

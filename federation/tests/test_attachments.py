@@ -14,6 +14,8 @@ from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run
 from media import services as media_services
 from media.tests.images import jpeg
 from timelines import selectors, services
+from timelines import store as timelines_store
+from timelines.records import MediaItem, stored_media
 from timelines.services.follows import make_follow
 
 
@@ -93,3 +95,26 @@ def test_remote_images_are_kept_images_only_served_from_here_and_not_from_a_doma
     assert run_queued() == ["stored"]
     page = client.get("/").content.decode()
     assert "Look 2" in page and "dog.png" not in page
+
+
+def test_an_image_stored_before_copies_were_kept_is_still_a_link_to_its_server(client, alice, rob):
+    make_follow(uid=alice.uid, other_uid=rob.actor.uid, notify_followee=False)
+    assert post_signed(client, rob, _note_with(rob, 3, [CAT])).status_code == 202
+    assert run_queued() == ["stored"]
+    [status_id] = [job.kwargs["status_id"] for job in queued_jobs() if job.func_name.endswith("cache_remote_images")]
+    # As such a post's hash keeps it: the address there, no token.
+    old = MediaItem(
+        id=0,
+        token="",
+        width=800,
+        height=600,
+        preview_width=800,
+        preview_height=600,
+        description="A cat on a mat",
+        remote_url=CAT["url"],
+    )
+    timelines_store.statuses.write_status(status_id, {"media": stored_media([old])})
+    assert client.login(username="alice", password=PASSWORD)
+    page = client.get("/").content.decode()
+    assert f'href="{CAT["url"]}"' in page and "Image: A cat on a mat" in page
+    assert f'src="{CAT["url"]}"' not in page
