@@ -53,9 +53,15 @@ def person(user: User, *, public_key_pem: str) -> dict[str, Any]:
         "published": iso(user.signup),
         "endpoints": {"sharedInbox": identities.shared_inbox()},
         "publicKey": {"id": identities.key_id(uri), "owner": uri, "publicKeyPem": public_key_pem},
-        # The account's picture, or the generated default one, as its profile shows it.
-        "icon": {"type": "Image", "url": f"{base}/@{user.login}/avatar"},
+        # The account's picture (its file's URL, which changes with it, so other servers fetch a new one), or the
+        # generated default one, as its profile shows it.
+        "icon": {
+            "type": "Image",
+            "url": f"{base}/media/{user.avatar}/original" if user.avatar else f"{base}/@{user.login}/avatar",
+        },
     }
+    if user.header:
+        document["image"] = {"type": "Image", "url": f"{base}/media/{user.header}/original"}
     return document
 
 

@@ -19,12 +19,13 @@ from PIL import Image
 
 from accounts.models import User
 from api.tests.helpers import Api, token_for
-from federation import contexts
+from federation import contexts, store
 from federation.services import actors, domain_blocks, lookup
-from federation.tests.conftest import PASSWORD
-from federation.tests.helpers import queued_jobs, run_queued
+from federation.tests.conftest import AP, PASSWORD
+from federation.tests.helpers import queued_jobs, remote_actor, run_queued
 from media.tests.images import jpeg, png
 from timelines import selectors
+from timelines.services import pictures
 
 _KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 _PEM = _KEY.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
@@ -263,3 +264,16 @@ def test_a_profile_found_by_its_address_has_its_counts_too(db, mastodon):
     assert kind == "account"
     user = selectors.get_user(uid=uid)
     assert (user.followers_count, user.following_count, user.posts_count) == (1234, 56, 789)
+
+
+def test_our_actor_names_its_picture_files_and_a_new_one_goes_to_the_servers_that_follow(client, alice):
+    rob = remote_actor("rob")
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    avatar = pictures.set_picture(uid=alice.uid, kind="avatar", data=jpeg((300, 300)))
+    header = pictures.set_picture(uid=alice.uid, kind="header", data=png((900, 300)))
+    actor = client.get("/@alice", HTTP_ACCEPT=AP).json()
+    assert actor["icon"]["url"].endswith(f"/media/{avatar}/original")
+    assert actor["image"]["url"].endswith(f"/media/{header}/original")
+    assert [job.kwargs for job in queued_jobs() if job.func_name == "federation.tasks.actor_update"] == [
+        {"uid": alice.uid}
+    ]

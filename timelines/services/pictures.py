@@ -19,7 +19,7 @@ from media import limits as media_limits
 from media import services as media_services
 from media.models import Attachment
 from media.processing import InvalidImage
-from timelines import exceptions, queue, store
+from timelines import exceptions, hooks, queue, store
 from timelines.records import MediaItem
 
 PICTURES = (Attachment.AVATAR, Attachment.HEADER)
@@ -148,6 +148,8 @@ def set_picture(*, uid: int, kind: str, data: bytes | None, focus: str | None = 
         raise exceptions.UnknownUser()
     if old[kind] and old[kind] != token:
         media_services.delete_tokens([str(old[kind])])
+    if (old[kind] or "") != token:
+        hooks.profile_changed(uid=uid)  # the servers that follow a local account get its new picture
     return token
 
 
