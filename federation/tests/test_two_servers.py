@@ -11,6 +11,9 @@ Debian's Node 20, where 1.10 and 2.x need Node 22; ``fedify_peer/peer.js``, pinn
 Accept; receives her post, each of our requests verified by Fedify; and its own signed Like, reply and Undo of the
 follow are accepted and acted on by us.
 
+A profile of B's on A has its counts (read from B's collections) and its avatar, and its post's image is A's
+copy (fetched by A's jobs).
+
 In Chromium (the issue's browser test): erin on A finds @gus@B with the header's search, sees his earlier post on
 his profile (fetched from his outbox), follows him, and his post made on B arrives live on her home."""
 
@@ -184,6 +187,51 @@ NOTIFIED = """
 from timelines import selectors
 print(" ".join(f"{{n.kind}}:{{n.actor.login}}" for n in selectors.get_notifications(uid={uid})))
 """
+
+
+def _content_type(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.headers["Content-Type"]
+    except urllib.error.HTTPError:
+        return ""
+
+
+def test_a_profile_of_b_on_a_has_its_counts_avatar_and_images_served_by_a(servers):
+    a, b = servers
+    hal = int(b.run(SIGN_UP.format(logins=["hal"])))
+    b.run(
+        f"""
+        from media import services as media_services
+        from media.tests.images import jpeg
+        from timelines import services
+        from timelines.services.pictures import set_picture
+        set_picture(uid={hal}, kind="avatar", data=jpeg((300, 300)))
+        picture = media_services.upload(owner={hal}, data=jpeg((800, 600)), description="A lighthouse")
+        services.post_status(uid={hal}, message="Look at this", media_ids=[picture.pk])
+        """
+    )
+    # A finds hal: his counts are read from B's collections; jobs then cache his avatar and fetch his post (from
+    # his outbox) and its image, which A serves itself.
+    found = a.run(
+        f"""
+        from federation.services import actors
+        from timelines import selectors
+        user = selectors.get_user(uid=actors.resolve_acct("hal@{b.domain}").uid)
+        print(user.id, user.posts_count, user.followers_count, user.following_count)
+        """
+    )
+    hal_on_a, *counts = found.split()
+    assert counts == ["1", "0", "0"], found
+    assert wait_until(lambda: _content_type(f"{a.url}/@hal@{b.domain}/avatar") == "image/jpeg")
+    token = f"""
+        from timelines import selectors
+        entries = selectors.get_status_messages(uid={hal_on_a}, timeline="profile", count=5)
+        print(entries[0].media[0].token if entries and entries[0].media else "-")
+        """
+    assert wait_until(lambda: a.run(token) != "-"), "hal's post did not reach A"
+    image = f"{a.url}/media/{a.run(token)}/preview"
+    assert wait_until(lambda: _content_type(image) == "image/jpeg"), _content_type(image)
 
 
 def test_mentions_and_direct_messages_cross_servers_until_a_domain_block_stops_them(servers):
