@@ -199,37 +199,37 @@ def _content_type(url: str) -> str:
 
 def test_a_profile_of_b_on_a_has_its_counts_avatar_and_images_served_by_a(servers):
     a, b = servers
-    hal = int(b.run(SIGN_UP.format(logins=["hal"])))
+    ines = int(b.run(SIGN_UP.format(logins=["ines"])))
     b.run(
         f"""
         from media import services as media_services
         from media.tests.images import jpeg
         from timelines import services
         from timelines.services.pictures import set_picture
-        set_picture(uid={hal}, kind="avatar", data=jpeg((300, 300)))
-        picture = media_services.upload(owner={hal}, data=jpeg((800, 600)), description="A lighthouse")
-        services.post_status(uid={hal}, message="Look at this", media_ids=[picture.pk])
+        set_picture(uid={ines}, kind="avatar", data=jpeg((300, 300)))
+        picture = media_services.upload(owner={ines}, data=jpeg((800, 600)), description="A lighthouse")
+        services.post_status(uid={ines}, message="Look at this", media_ids=[picture.pk])
         """
     )
-    # A finds hal: his counts are read from B's collections; jobs then cache his avatar and fetch his post (from
-    # his outbox) and its image, which A serves itself.
+    # A finds ines: her counts are read from B's collections; jobs then cache her avatar and fetch her post (from
+    # her outbox) and its image, which A serves itself.
     found = a.run(
         f"""
         from federation.services import actors
         from timelines import selectors
-        user = selectors.get_user(uid=actors.resolve_acct("hal@{b.domain}").uid)
+        user = selectors.get_user(uid=actors.resolve_acct("ines@{b.domain}").uid)
         print(user.id, user.posts_count, user.followers_count, user.following_count)
         """
     )
-    hal_on_a, *counts = found.split()
+    ines_on_a, *counts = found.split()
     assert counts == ["1", "0", "0"], found
-    assert wait_until(lambda: _content_type(f"{a.url}/@hal@{b.domain}/avatar") == "image/jpeg")
+    assert wait_until(lambda: _content_type(f"{a.url}/@ines@{b.domain}/avatar") == "image/jpeg")
     token = f"""
         from timelines import selectors
-        entries = selectors.get_status_messages(uid={hal_on_a}, timeline="profile", count=5)
+        entries = selectors.get_status_messages(uid={ines_on_a}, timeline="profile", count=5)
         print(entries[0].media[0].token if entries and entries[0].media else "-")
         """
-    assert wait_until(lambda: a.run(token) != "-"), "hal's post did not reach A"
+    assert wait_until(lambda: a.run(token) != "-"), "ines's post did not reach A"
     image = f"{a.url}/media/{a.run(token)}/preview"
     assert wait_until(lambda: _content_type(image) == "image/jpeg"), _content_type(image)
 
