@@ -28,6 +28,7 @@ from timelines.selectors.direct_messages import (
     get_unread_conversations,
 )
 from timelines.selectors.follows import (
+    get_familiar_followers,
     get_followers,
     get_following,
     get_following_flags,
@@ -45,6 +46,7 @@ from timelines.selectors.lists import (
     is_list_member,
 )
 from timelines.selectors.lookup import Found, is_lookup, look_up, with_found
+from timelines.selectors.markers import get_home_marker
 from timelines.selectors.moderation import ACCOUNT_STATES, account_states, get_uids_in_state
 from timelines.selectors.notifications import (
     Notification,
@@ -65,7 +67,7 @@ from timelines.selectors.privacy import (
     get_relationship,
 )
 from timelines.selectors.reactions import get_likers, get_reposters
-from timelines.selectors.search import search
+from timelines.selectors.search import search, search_people
 from timelines.selectors.statuses import get_entry, get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
 from timelines.selectors.tags import get_local_timeline, get_tag_timeline, get_trending_tags
@@ -100,6 +102,7 @@ __all__ = [
     "get_conversation_summary",
     "get_conversations",
     "get_entry",
+    "get_familiar_followers",
     "get_follow_request_count",
     "get_follow_requests",
     "get_followed_pulled_authors",
@@ -108,6 +111,7 @@ __all__ = [
     "get_following_flags",
     "get_following_ids",
     "get_header_counts",
+    "get_home_marker",
     "get_liked_statuses",
     "get_likers",
     "get_list_choices",
@@ -143,6 +147,7 @@ __all__ = [
     "is_lookup",
     "look_up",
     "search",
+    "search_people",
     "status_exists",
     "with_found",
 ]
