@@ -10,7 +10,8 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
 - ``enqueue_lookup``: an account of another server a post mentions, unknown here: WebFinger and its actor.
 - ``enqueue_remote_images``: the images of a remote post just stored, fetched and cached here.
 - ``enqueue_remote_pictures``: a remote account's avatar and header, when its actor names new ones.
-- ``enqueue_media_purge``: the cached pictures of a domain whose media a block now rejects, deleted.
+- ``enqueue_media_policy``: a domain's block changed: its cached pictures deleted when its media are rejected now,
+  fetched again when they are not any more.
 - ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
   so a repeated fan-out never sends twice; retried with exponential backoff over about four and a half days
   (``DELIVERY_RETRY_INTERVALS``; Mastodon retries 16 times over about three days). The retries need a worker with
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import time
 from typing import Any
 
 from rq import Retry
@@ -133,12 +135,14 @@ def enqueue_replies(*, status_id: int) -> None:
     )
 
 
-def enqueue_remote_images(*, status_id: int) -> None:
+def enqueue_remote_images(*, status_id: int, again: bool = False) -> None:
     """Fetch and cache the images of remote post ``status_id`` (one job per post; a failure marks the image
-    failed rather than retrying)."""
+    failed rather than retrying). ``again``: its images are waiting once more (a reject-media block was lifted),
+    under a new job id, since the first job's may still be kept."""
+    suffix = f"-{time.time_ns()}" if again else ""
     _enqueue(
         "cache_remote_images",
-        job_id=f"ap-images-{status_id}",
+        job_id=f"ap-images-{status_id}{suffix}",
         description=f"cache the images of status {status_id}",
         kwargs={"status_id": status_id},
         retry=[],
@@ -146,22 +150,23 @@ def enqueue_remote_images(*, status_id: int) -> None:
 
 
 def enqueue_remote_pictures(*, uid: int) -> None:
-    """Fetch and cache the avatar and header of remote account ``uid`` (one job per account at a time)."""
+    """Fetch and cache the avatar and header of remote account ``uid`` that changed."""
     _enqueue(
         "cache_remote_pictures",
-        job_id=f"ap-pictures-{uid}",
+        # Never deduplicated by a kept job of an earlier change (the job is idempotent).
+        job_id=f"ap-pictures-{uid}-{time.time_ns()}",
         description=f"cache the pictures of remote account {uid}",
         kwargs={"uid": uid},
         retry=INBOUND_RETRIES[:1],
     )
 
 
-def enqueue_media_purge(*, domain: str) -> None:
-    """Delete the cached pictures of ``domain``'s accounts (its media are rejected now)."""
+def enqueue_media_policy(*, domain: str) -> None:
+    """Apply the media side of ``domain``'s block (made, changed or lifted) to what is cached of its accounts."""
     _enqueue(
-        "purge_remote_media",
-        job_id=f"ap-media-purge-{_digest(domain)}",
-        description=f"delete the cached pictures of {domain[:300]}",
+        "apply_media_policy",
+        job_id=f"ap-media-policy-{_digest(domain)}-{time.time_ns()}",
+        description=f"apply the media policy of {domain[:300]}",
         kwargs={"domain": domain},
         retry=INBOUND_RETRIES,
     )

@@ -53,5 +53,5 @@ def cache_remote_pictures(*, uid: int) -> int:
     return remote_profiles.cache_pictures(uid=uid)
 
 
-def purge_remote_media(*, domain: str) -> int:
-    return remote_profiles.forget_domain_media(domain=domain)
+def apply_media_policy(*, domain: str) -> int:
+    return remote_profiles.apply_media_policy(domain=domain)

@@ -200,3 +200,14 @@ def pending_states(pending: PendingPost) -> list[str]:
     """The states of a pending post's uploads, in order (a deleted upload counts as failed)."""
     found = dict(Attachment.objects.filter(pk__in=pending.media).values_list("pk", "state"))
     return [found.get(media_id, Attachment.FAILED) for media_id in pending.media]
+
+
+def restore_remote(*, owner: int, reason: str) -> list[int]:
+    """Make ``owner``'s remote images that ``forget_remote`` marked with ``reason`` wait to be fetched again;
+    returns the ids of their posts."""
+    found = Attachment.objects.filter(owner=owner, kind=Attachment.IMAGE, state=Attachment.FAILED, error=reason[:200])
+    status_ids = sorted(
+        {status_id for status_id in found.exclude(remote_url="").values_list("status_id", flat=True) if status_id}
+    )
+    found.exclude(remote_url="").update(state=Attachment.PROCESSING, error="")
+    return status_ids

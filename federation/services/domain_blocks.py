@@ -12,7 +12,7 @@ A block covers a domain and its subdomains (``example.com`` covers ``social.exam
 - ``noop``: neither; with ``reject_media`` alone.
 
 ``reject_media`` (with any severity): none of the server's pictures is shown here: none is fetched from then on,
-and a job deletes what was cached (``remote_profiles.forget_domain_media``).
+and a job deletes what was cached; lifting it brings them back (``remote_profiles.apply_media_policy``).
 
 The accounts of the server are flagged when the block is made (and accounts found later when they are first
 recorded, ``apply_to_actor``); each remembers the flag the block set (``RemoteActor.domain_flag``), so lifting
@@ -195,6 +195,7 @@ def block_domain(
         raise ModerationError(INVALID_SEVERITY)
     existing = DomainBlock.objects.filter(domain=cleaned_domain).first()
     _require(moderator, "federation.change_domainblock" if existing else "federation.add_domainblock")
+    was_rejecting = bool(existing and existing.reject_media)
     with transaction.atomic():
         block, created = DomainBlock.objects.select_for_update().get_or_create(
             domain=cleaned_domain,
@@ -215,9 +216,9 @@ def block_domain(
         )
         _log(moderator, block, ADDITION if created else CHANGE, message)
     _apply(cleaned_domain)
-    if reject_media:
-        # What was cached of its pictures goes, in a job (O(accounts of the domain)).
-        queue.enqueue_media_purge(domain=cleaned_domain)
+    if reject_media != was_rejecting:
+        # What was cached of its pictures goes, or comes back, in a job (O(accounts of the domain)).
+        queue.enqueue_media_policy(domain=cleaned_domain)
     return block
 
 
@@ -234,4 +235,6 @@ def unblock_domain(*, moderator: User, domain: str, reason: str) -> bool:
         _log(moderator, block, DELETION, LIFTED.format(domain=cleaned_domain, reason=cleaned_reason))
         block.delete()
     _apply(cleaned_domain)
+    if block.reject_media:
+        queue.enqueue_media_policy(domain=cleaned_domain)
     return True

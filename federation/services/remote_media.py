@@ -12,7 +12,7 @@ are left out), at most ``MAX_ITEMS``, gets a record when the post is stored (``r
 blurhash, focal point and expected sizes go into the status hash once), and ``cache_images`` (a job) fills it.
 Until then, or when it cannot be fetched, its URL answers a stand-in picture. Nothing is taken from a server
 whose domain block rejects its media, and a block that starts rejecting them deletes what was cached
-(``remote_profiles.forget_domain_media``).
+(``remote_profiles.apply_media_policy``), and lifting it brings them back.
 """
 
 from __future__ import annotations

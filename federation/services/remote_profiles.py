@@ -12,7 +12,8 @@ them instead of what this server knows (the followers here, the posts stored her
 the addresses it names differ from the ones cached (``RemoteActor.*_cached_from``), through
 ``remote_media.download``, and stored as the account's avatar and header by the same service as a local
 person's (``timelines.services.pictures.set_picture``: cropped square and 3:1, the old file deleted). Nothing is
-fetched from a server whose media are rejected, and its accounts' cached pictures are deleted.
+fetched from a server whose media are rejected, and its accounts' cached pictures are deleted (and fetched again
+when the block is lifted).
 """
 
 from __future__ import annotations
@@ -79,8 +80,9 @@ def pictures_stale(actor: RemoteActor) -> bool:
 
 
 def queue_pictures(actor: RemoteActor) -> None:
-    """Queue ``cache_pictures`` for ``actor`` when its pictures changed since they were cached."""
-    if pictures_stale(actor):
+    """Queue ``cache_pictures`` for ``actor`` when its pictures changed since they were cached (and its server's
+    media are not rejected)."""
+    if pictures_stale(actor) and not domain_blocks.rejects_media(actor.domain):
         queue.enqueue_remote_pictures(uid=actor.uid)
 
 
@@ -123,15 +125,21 @@ def _has_picture(uid: int, kind: str) -> bool:
     return bool(timelines_store.users.get_user(uid).get(kind))
 
 
-def forget_domain_media(*, domain: str) -> int:
-    """Delete what was cached of the pictures of ``domain``'s accounts (and its subdomains'), now that a block
-    rejects its media: their posts' images (their URLs answer the stand-in) and their avatars and headers (the
-    generated picture again). Returns how many accounts. O(accounts of the domain) (a job)."""
-    count = 0
+def apply_media_policy(*, domain: str) -> int:
+    """Apply the media side of ``domain``'s block to its accounts (and its subdomains') after the block changed:
+    when their media are rejected, what was cached of their posts' images (their URLs answer the stand-in) and
+    their avatars and headers (the generated picture again) is deleted; when they are not (any more), the images
+    and pictures a rejection removed are fetched again, by jobs. Returns how many accounts changed. O(accounts
+    of the domain) (a job)."""
+    changed = 0
     for actor in domain_blocks.actors_of(domain).iterator():
-        if not domain_blocks.rejects_media(actor.domain):
+        if domain_blocks.rejects_media(actor.domain):
+            forgotten = deferred.forget_remote(owner=actor.uid, reason=remote_media.REJECTED)
+            changed += bool(cache_pictures(uid=actor.uid) or forgotten)
             continue
-        deferred.forget_remote(owner=actor.uid, reason=remote_media.REJECTED)
-        cache_pictures(uid=actor.uid)
-        count += 1
-    return count
+        waiting = deferred.restore_remote(owner=actor.uid, reason=remote_media.REJECTED)
+        for status_id in waiting:
+            queue.enqueue_remote_images(status_id=status_id, again=True)
+        queue_pictures(actor)
+        changed += bool(waiting or pictures_stale(actor))
+    return changed

@@ -234,7 +234,9 @@ def test_a_remote_posts_image_is_cached_by_a_job_with_a_stand_in_until_then(clie
     assert refused["Content-Type"] == "image/svg+xml" and b"not available" in _body(refused)
 
 
-def test_a_domain_whose_media_are_rejected_keeps_none_of_its_pictures_here(client, alice, mastodon):
+def test_a_domain_whose_media_are_rejected_keeps_none_of_its_pictures_here_until_the_block_is_lifted(
+    client, alice, mastodon
+):
     base = f"http://{_host(mastodon)}"
     found = actors.resolve_acct(f"mo@{_host(mastodon)}")
     _, status_id = lookup.resolve_url(f"{base}/users/mo/statuses/1")
@@ -245,7 +247,7 @@ def test_a_domain_whose_media_are_rejected_keeps_none_of_its_pictures_here(clien
 
     root = User.objects.create_superuser(username="root", password=PASSWORD)
     domain_blocks.block_domain(moderator=root, domain=_host(mastodon), severity="noop", reject_media=True, reason="x")
-    assert run_queued("federation.tasks.purge_remote_media") == [1]
+    assert run_queued("federation.tasks.apply_media_policy") == [1]
     assert client.get(f"/media/{item.token}/preview")["Content-Type"] == "image/svg+xml"
     user = selectors.get_user(uid=found.uid)
     assert not user.avatar and not user.header
@@ -257,6 +259,14 @@ def test_a_domain_whose_media_are_rejected_keeps_none_of_its_pictures_here(clien
     run_queued("federation.tasks.cache_remote_pictures")
     assert not [path for path, _ in mastodon.requests[asked:] if path.startswith("/files/")]
     assert selectors.get_user(uid=found.uid).avatar == ""
+
+    # Lifted: what the rejection removed is fetched again.
+    domain_blocks.unblock_domain(moderator=root, domain=_host(mastodon), reason="resolved")
+    assert run_queued("federation.tasks.apply_media_policy") == [1]
+    assert run_queued("federation.tasks.cache_remote_images") == [1]
+    assert run_queued("federation.tasks.cache_remote_pictures") == [2]
+    assert client.get(f"/media/{item.token}/preview")["Content-Type"] == "image/jpeg"
+    assert client.get(f"/@mo@{_host(mastodon)}/avatar")["Content-Type"] == "image/jpeg"
 
 
 def test_a_profile_found_by_its_address_has_its_counts_too(db, mastodon):
