@@ -8,6 +8,7 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
 - ``enqueue_replies``: the replies of a remote post whose thread was opened, from its ``replies`` collection.
 - ``enqueue_actor_update``: the Update of a local account's actor after its profile changed.
 - ``enqueue_lookup``: an account of another server a post mentions, unknown here: WebFinger and its actor.
+- ``enqueue_actor_refresh``: a remote actor fetched for its key alone (in a request), fetched again with its counts.
 - ``enqueue_remote_images``: the images of a remote post just stored, fetched and cached here.
 - ``enqueue_remote_pictures``: a remote account's avatar and header, when its actor names new ones.
 - ``enqueue_media_policy``: a domain's block changed: its cached pictures deleted when its media are rejected now,
@@ -169,4 +170,15 @@ def enqueue_media_policy(*, domain: str) -> None:
         description=f"apply the media policy of {domain[:300]}",
         kwargs={"domain": domain},
         retry=INBOUND_RETRIES,
+    )
+
+
+def enqueue_actor_refresh(*, uri: str) -> None:
+    """Fetch remote actor ``uri`` again, with its counts (it was fetched for its key alone)."""
+    _enqueue(
+        "refresh_actor",
+        job_id=f"ap-actor-refresh-{_digest(uri)}",
+        description=f"refresh the actor {uri[:300]}",
+        kwargs={"uri": uri},
+        retry=[],
     )

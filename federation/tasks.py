@@ -55,3 +55,10 @@ def cache_remote_pictures(*, uid: int) -> int:
 
 def apply_media_policy(*, domain: str) -> int:
     return remote_profiles.apply_media_policy(domain=domain)
+
+
+def refresh_actor(*, uri: str) -> int | None:
+    try:
+        return actors.actor_by_uri(uri, refresh=True).uid
+    except actors.ActorError:  # gone or refused since: the next fetch tries again
+        return None

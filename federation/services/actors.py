@@ -71,9 +71,10 @@ def _text(html: str) -> str:
     return remote_statuses.plain_text(html or "")[:MAX_SUMMARY]
 
 
-def fetch_actor(uri: str) -> RemoteActor:
-    """Fetch the actor at ``uri`` and record it (a new account, or an update of one known). Raises
-    ``ActorError``; nothing is fetched from a suspended domain."""
+def fetch_actor(uri: str, *, counts: bool = True) -> RemoteActor:
+    """Fetch the actor at ``uri`` and record it (a new account, or an update of one known), with its counts
+    unless ``counts`` is False (a key wanted in a request: a job reads them). Raises ``ActorError``; nothing is
+    fetched from a suspended domain."""
     try:
         domain = domain_of(uri)
     except ValueError:
@@ -84,6 +85,10 @@ def fetch_actor(uri: str) -> RemoteActor:
         document = client.fetch_object(uri)
     except client.FetchError as error:
         raise ActorError(str(error)) from None
+    if not counts:
+        actor = record_actor(document)
+        queue.enqueue_actor_refresh(uri=actor.uri)
+        return actor
     return record_fetched(document)
 
 
@@ -184,14 +189,15 @@ def _profile_uid(login: str, domain: str, name: str) -> int:
         return uid
 
 
-def actor_by_uri(uri: str, *, refresh: bool = False) -> RemoteActor:
-    """The remote actor ``uri``, fetched when unknown, stale, or with ``refresh``. Raises ``ActorError``."""
+def actor_by_uri(uri: str, *, refresh: bool = False, counts: bool = True) -> RemoteActor:
+    """The remote actor ``uri``, fetched when unknown, stale, or with ``refresh`` (its counts read too, or by a
+    job without ``counts``). Raises ``ActorError``."""
     known = RemoteActor.objects.filter(uri=uri).first()
     stale = known is not None and timezone.now() - known.fetched > timedelta(seconds=REFRESH_SECONDS)
     if known is not None and not refresh and not stale:
         return known
     try:
-        return fetch_actor(uri)
+        return fetch_actor(uri, counts=counts)
     except ActorError:
         if known is not None and not refresh:
             return known
@@ -204,7 +210,9 @@ def actor_by_key_id(key_id: str, *, refresh: bool = False) -> RemoteActor:
         known = RemoteActor.objects.filter(key_id=key_id).first()
         if known is not None:
             return known
-    actor = actor_by_uri(key_id.split("#", 1)[0], refresh=refresh)
+    # Only the key is needed, often in a request (a signature to check): the counts are read by a job, as
+    # Mastodon fetches a key "only_key".
+    actor = actor_by_uri(key_id.split("#", 1)[0], refresh=refresh, counts=False)
     if actor.key_id != key_id:
         raise ActorError("the key is not the actor's")
     return actor

@@ -19,10 +19,10 @@ from PIL import Image
 
 from accounts.models import User
 from api.tests.helpers import Api, token_for
-from federation import contexts, store
+from federation import contexts, identities, store
 from federation.services import actors, domain_blocks, lookup
 from federation.tests.conftest import AP, PASSWORD
-from federation.tests.helpers import queued_jobs, remote_actor, run_queued
+from federation.tests.helpers import Remote, post_signed, queued_jobs, remote_actor, run_queued
 from media.tests.images import jpeg, png
 from timelines import selectors
 from timelines.services import pictures
@@ -287,3 +287,14 @@ def test_our_actor_names_its_picture_files_and_a_new_one_goes_to_the_servers_tha
     assert [job.kwargs for job in queued_jobs() if job.func_name == "federation.tasks.actor_update"] == [
         {"uid": alice.uid}
     ]
+
+
+def test_an_actor_fetched_for_its_key_in_a_request_has_its_counts_read_by_a_job(client, alice, mastodon):
+    uri = f"http://{_host(mastodon)}/users/mo"
+    follow = {"id": f"{uri}#follows/1", "type": "Follow", "actor": uri, "object": identities.actor("alice")}
+    signer = Remote(uri=uri, key=_KEY, actor=None)  # type: ignore[arg-type]
+    assert post_signed(client, signer, follow, path="/users/alice/inbox").status_code == 202
+    assert [path for path, _ in mastodon.requests] == ["/users/mo"]  # its key, nothing more in the request
+    assert run_queued("federation.tasks.refresh_actor") != []
+    user = selectors.get_user(uid=actors.actor_by_uri(uri).uid)
+    assert (user.followers_count, user.following_count, user.posts_count) == (1234, 56, 789)
