@@ -110,6 +110,7 @@ class MastodonEncoder:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     in_order: InOrder | None = None
     transport: Transport = SSE
+    _keys: dict[str, str] = field(default_factory=dict)  # the cache keys of this stream's frames, by event name
 
     def __post_init__(self) -> None:
         if self.uid:
@@ -191,7 +192,10 @@ class MastodonEncoder:
         if cache is None:
             return self._frame_status(item, name)
         # The status's JSON once per event and origin; its frame once per transport (SSE, each WebSocket stream).
-        key = ("mastodon", self.origin.base, name, self.transport.key)
+        # The key is a string made once per stream and name: a string keeps its hash, a tuple hashes each time.
+        key = self._keys.get(name)
+        if key is None:
+            key = self._keys[name] = repr(("mastodon", self.origin.base, name, self.transport.key))
         if key not in cache:
             cache[key] = self._frame_status(item, name)
         return cache[key]

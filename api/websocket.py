@@ -73,8 +73,9 @@ class Connection:
     async def send(self, message: dict[str, Any]) -> None:
         self.put(Message(json.dumps(message, separators=(",", ":"))))
 
-    def put(self, message: Message) -> None:
-        if not self.outbox.put(message) and self.closing is None:
+    def put(self, message: Message, defer: Callable[[Callable[[], None]], None] | None = None) -> None:
+        """Send ``message`` (see ``Outbox.put``); a connection that cannot take it is cut off."""
+        if not self.outbox.put(message, defer) and self.closing is None:
             # The client stopped reading: its streams end now, and the connection closes (or is aborted).
             self.closing = asyncio.ensure_future(self.cut_off())
 

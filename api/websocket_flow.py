@@ -82,16 +82,19 @@ class WebSocketFlow:
         self.transport.registerProducer(self, True)
         self._socket = plain_socket(self.transport, send_buffer_bytes)
 
-    def write(self, message: Message) -> None:
-        """Send ``message`` now (the caller checked ``writable``): its frame straight to the connection while
-        autobahn has nothing of its own queued and compresses nothing, else through autobahn's ``sendMessage``."""
+    def write(self, messages: list[Message]) -> None:
+        """Send ``messages`` now, in order (the caller checked ``writable``): their frames straight to the connection,
+        in one write, while autobahn has nothing of its own queued and compresses nothing, else through autobahn's
+        ``sendMessage``."""
         protocol = self.protocol
         if self.lost or protocol.state != protocol.STATE_OPEN:
-            return  # closing or closed: autobahn would refuse it too
+            return  # closing or closed: autobahn would refuse them too
         if getattr(protocol, "_perMessageCompress", None) is None and not getattr(protocol, "send_queue", None):
-            write_through(self.transport, self._socket, message.wire)
+            data = messages[0].wire if len(messages) == 1 else b"".join(message.wire for message in messages)
+            write_through(self.transport, self._socket, data)
         else:
-            protocol.sendMessage(message.payload, False)
+            for message in messages:
+                protocol.sendMessage(message.payload, False)
 
     def pauseProducing(self) -> None:
         self._writable.clear()
@@ -152,6 +155,9 @@ class Outbox:
         self.send = send
         self.flow = flow
         self.waiting: collections.deque[Message] = collections.deque()
+        # Accepted during the hub's current pass, written at its end (``flush``): never counted against the bounds,
+        # as they are written whatever the client does.
+        self.pending: list[Message] = []
         self.size = 0
         self.ready = asyncio.Event()
         self.ended = asyncio.Event()
@@ -162,13 +168,20 @@ class Outbox:
     def cut_off(self) -> bool:
         return self.ended.is_set()
 
-    def put(self, message: Message) -> bool:
-        """Send ``message`` now if nothing waits and the client reads, else queue it; False (and the outbox ends)
-        when queueing would pass a bound, or once it has ended."""
+    def put(self, message: Message, defer: Callable[[Callable[[], None]], None] | None = None) -> bool:
+        """Send ``message`` now if nothing waits and the client reads (with ``defer``, the hub's ``defer_flush``:
+        at the end of the hub's pass, with the pass's other messages, in one write), else queue it; False (and the
+        outbox ends) when queueing would pass a bound, or once it has ended."""
         if self.ended.is_set():
             return False
         if not self.waiting and self.flow.direct and self.flow.writable():
-            self.flow.write(message)  # type: ignore[union-attr]
+            if defer is None:
+                self.pending.append(message)
+                self.flush()
+            else:
+                if not self.pending:
+                    defer(self.flush)
+                self.pending.append(message)
             return True
         if len(self.waiting) >= self.max_messages or self.size + len(message) > self.max_bytes:
             self.waiting.clear()
@@ -180,6 +193,12 @@ class Outbox:
         self.size += len(message)
         self.ready.set()
         return True
+
+    def flush(self) -> None:
+        """Write what ``put`` accepted during the hub's pass."""
+        if self.pending:
+            messages, self.pending = self.pending, []
+            self.flow.write(messages)  # type: ignore[union-attr]
 
     async def run(self) -> None:
         """Write the queue out in order, each message once the client reads; until the outbox ends."""
@@ -194,7 +213,7 @@ class Outbox:
             message = self.waiting.popleft()
             self.size -= len(message)
             if self.flow.direct:
-                self.flow.write(message)  # type: ignore[union-attr]
+                self.flow.write([message])  # type: ignore[union-attr]
             else:
                 await self.send({"type": "websocket.send", "text": message.text})
 

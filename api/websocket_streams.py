@@ -110,12 +110,12 @@ class WebSocketTransport:
                 return
             if preamble is not None:
                 await preamble()
-            put = self.connection.put
+            put, defer = self.connection.put, hub.defer_flush
 
             def sink(item: dict[str, Any]) -> bool:
                 message = encoder.event(item)
                 if message:
-                    put(message)
+                    put(message, defer)  # written with the pass's other messages, at its end
                 return True  # the outbox bounds what waits, and cuts the connection off past it
 
             async def forward() -> None:
