@@ -28,6 +28,7 @@ from timelines.selectors.direct_messages import (
     get_unread_conversations,
 )
 from timelines.selectors.follows import (
+    get_familiar_followers,
     get_followers,
     get_following,
     get_following_flags,
@@ -65,7 +66,7 @@ from timelines.selectors.privacy import (
     get_relationship,
 )
 from timelines.selectors.reactions import get_likers, get_reposters
-from timelines.selectors.search import search
+from timelines.selectors.search import search, search_people
 from timelines.selectors.statuses import get_entry, get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
 from timelines.selectors.tags import get_local_timeline, get_tag_timeline, get_trending_tags
@@ -100,6 +101,7 @@ __all__ = [
     "get_conversation_summary",
     "get_conversations",
     "get_entry",
+    "get_familiar_followers",
     "get_follow_request_count",
     "get_follow_requests",
     "get_followed_pulled_authors",
@@ -143,6 +145,7 @@ __all__ = [
     "is_lookup",
     "look_up",
     "search",
+    "search_people",
     "status_exists",
     "with_found",
 ]
