@@ -251,7 +251,7 @@ def viewer(raw: str) -> tuple[int | None, str]:
     if not scope_rules.grants(token.scope_list, "read:statuses"):
         return None, "This action is outside the authorized scopes"
     try:
-        if selectors.get_user(uid=token.user.uid).suspended:
+        if selectors.get_user_suspended(uid=token.user.uid):
             return None, "Your login is currently disabled"
     except exceptions.UnknownUser:
         return None, INVALID_TOKEN
