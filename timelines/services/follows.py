@@ -62,7 +62,7 @@ def make_follow(
     ``store.privacy.relations([uid], [other_uid])`` read just before, when the caller has it (saves reading it
     again for the copy of the followee's posts)."""
     now = time.time()
-    added, theirs = store.graph.add_follow(uid, other_uid, now)
+    added, theirs, notification_id = store.graph.add_follow(uid, other_uid, now, take_id=notify_followee)
     if added < 0 and theirs > 0:
         # Both sides went in one round trip; a follower gone meanwhile must not stay among the followers.
         store.graph.graph_remove(keys.followers(other_uid), keys.user(other_uid), uid, "followers")
@@ -74,11 +74,19 @@ def make_follow(
             relations = store.privacy.Relations(
                 relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
             )
-        # The events and the day's activity go last, in one round trip.
+        # The notification (its feed script publishes its event), the events and the day's activity go last, in one
+        # round trip.
         with store.batch.pipeline() as pipe:
             copy_author(author=other_uid, uid=uid, relations=relations, pipe=pipe)
             if notify_followee:
-                notify(recipients=[other_uid], kind=FOLLOW, actor=uid, pipe=pipe, relations=relations)
+                notify(
+                    recipients=[other_uid],
+                    kind=FOLLOW,
+                    actor=uid,
+                    pipe=pipe,
+                    relations=relations,
+                    notification_ids=() if notification_id is None else (notification_id,),
+                )
             record_active(uid=uid, when=now, pipe=pipe)
             # The follower's open live pages read their timelines again: what a reload shows may have changed.
             publish(events.relations_changed(uid=uid, other=other_uid), pipe=pipe)

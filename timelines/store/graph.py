@@ -26,18 +26,26 @@ def graph_remove(set_key: str, user_key: str, member: int, counter: str) -> int:
     return int(_script("graph_remove")(keys=[set_key, user_key], args=[member, counter]))
 
 
-def add_follow(uid: int, other_uid: int, score: float) -> tuple[int, int]:
+def add_follow(uid: int, other_uid: int, score: float, *, take_id: bool = False) -> tuple[int, int, int | None]:
     """Both sides of ``uid`` following ``other_uid`` (``graph_add`` of each, the follower's side first, the
     followee's side written even when the first changed nothing, which completes an interrupted follow). One
     pipelined round trip per server; idempotent. Returns each side's ``graph_add`` result (1 added, 0 already,
-    -1 no such user)."""
-    mine, theirs = run_many(
-        [
-            ("graph_add", [keys.following(uid), keys.user(uid)], [other_uid, repr(score), "following"]),
-            ("graph_add", [keys.followers(other_uid), keys.user(other_uid)], [uid, repr(score), "followers"]),
-        ]
-    )
-    return int(mine), int(theirs)
+    -1 no such user) and, with ``take_id`` on one server, a notification id taken in the same round trip (the
+    follow's notification; a gap in the ids when none is sent), else None."""
+    calls: list[Call] = [
+        ("graph_add", [keys.following(uid), keys.user(uid)], [other_uid, repr(score), "following"]),
+        ("graph_add", [keys.followers(other_uid), keys.user(other_uid)], [uid, repr(score), "followers"]),
+    ]
+    client = get_redis()
+    if isinstance(client, RedisCluster) or not take_id:
+        mine, theirs = run_many(calls)
+        return int(mine), int(theirs), None
+    with client.pipeline(transaction=False) as pipe:
+        for call in calls:
+            queue(pipe, client, *call)
+        pipe.incr(keys.NOTIFICATION_ID_COUNTER)
+        mine, theirs, taken = execute(pipe, client, [*calls, None])
+    return int(mine), int(theirs), int(taken)
 
 
 @dataclass(frozen=True, slots=True)
