@@ -10,7 +10,7 @@ from timelines import events, exceptions, hooks, keys, queue, store
 from timelines.services.activity import record_active
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
 from timelines.services.publishing import publish
-from timelines.services.refill import copy_author
+from timelines.services.refill import copy_author, finish_follow_copy, prepare_follow_copy
 
 logger = logging.getLogger(__name__)
 
@@ -62,30 +62,40 @@ def make_follow(
     ``store.privacy.relations([uid], [other_uid])`` read just before, when the caller has it (saves reading it
     again for the copy of the followee's posts)."""
     now = time.time()
-    added, theirs, notification_id = store.graph.add_follow(uid, other_uid, now, take_id=notify_followee)
+    followed = None
+    if relations is not None:
+        # Judged as after the follow; the copy goes with the follow's writes and copies only if this call made it.
+        followed = store.privacy.Relations(
+            relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
+        )
+    prepared = None
+    if followed is not None:
+        prepared = prepare_follow_copy(author=other_uid, uid=uid, score=now, relations=followed)
+    follow = store.graph.add_follow(
+        uid, other_uid, now, take_id=notify_followee, copy=None if prepared is None else prepared.call
+    )
+    added, theirs = follow.added, follow.theirs
     if added < 0 and theirs > 0:
         # Both sides went in one round trip; a follower gone meanwhile must not stay among the followers.
         store.graph.graph_remove(keys.followers(other_uid), keys.user(other_uid), uid, "followers")
     if added < 0 or theirs < 0:
         raise exceptions.UnknownUser()
     if added:
-        if relations is not None:
-            # Read before the follow was made: now it is.
-            relations = store.privacy.Relations(
-                relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
-            )
         # The notification (its feed script publishes its event), the events and the day's activity go last, in one
         # round trip.
         with store.batch.pipeline() as pipe:
-            copy_author(author=other_uid, uid=uid, relations=relations, pipe=pipe)
+            if prepared is None:
+                copy_author(author=other_uid, uid=uid, relations=followed, pipe=pipe)
+            else:
+                finish_follow_copy(author=other_uid, uid=uid, prepared=prepared, reply=follow.copied, pipe=pipe)
             if notify_followee:
                 notify(
                     recipients=[other_uid],
                     kind=FOLLOW,
                     actor=uid,
                     pipe=pipe,
-                    relations=relations,
-                    notification_ids=() if notification_id is None else (notification_id,),
+                    relations=followed,
+                    notification_ids=() if follow.notification_id is None else (follow.notification_id,),
                 )
             record_active(uid=uid, when=now, pipe=pipe)
             # The follower's open live pages read their timelines again: what a reload shows may have changed.
