@@ -24,7 +24,7 @@ from accounts import exceptions, limits, reports
 from accounts.forms import ReportForm
 from accounts.models import User
 from socialsite import ratelimits
-from timelines import hooks, records, selectors, validation
+from timelines import records, selectors, validation
 from timelines.exceptions import STATUS_NOT_FOUND, UNKNOWN_USER, StatusNotFound
 from timelines.views.params import query_int, user_or_404
 
@@ -98,28 +98,15 @@ def _render_form(
 
 def _file(reporter: User, profile: records.User, account: User | None, data: dict[str, Any]) -> None:
     """Store the report; for another server's account, forward a copy to its server when asked."""
-    if account is not None:
-        reports.report(
-            reporter=reporter,
-            reported=account,
-            reason=data["reason"],
-            comment=data["comment"],
-            status_ids=data["status_ids"],
-        )
-        return
-    report = reports.report_remote(
+    reports.file_report(
         reporter=reporter,
-        reported_uid=profile.id,
-        reported_acct=profile.acct,
+        profile=profile,
+        account=account,
         reason=data["reason"],
         comment=data["comment"],
         status_ids=data["status_ids"],
+        forward=bool(data.get("forward")),
     )
-    # The copy carries this report's comment (not the merged one) and the posts of the stored report.
-    if data.get("forward") and profile.domain:
-        comment = reports.clean_comment(data["comment"])
-        if hooks.forward_report(uid=profile.id, status_ids=list(report.status_ids), comment=comment):
-            reports.mark_forwarded(report=report, domain=profile.domain)
 
 
 @login_required

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts import exceptions, limits
 from accounts.models import Report, User
-from timelines import selectors, validation
+from timelines import hooks, records, selectors, validation
 from timelines.exceptions import StatusNotFound
 from timelines.services import activity
 
@@ -149,6 +149,37 @@ def _store(*, reporter: User, target: dict[str, Any], reason: str, comment: str,
             existing.save(update_fields=["status_ids", "reason", "comment", "updated"])
             return existing
     raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def file_report(
+    *,
+    reporter: User,
+    profile: records.User,
+    account: User | None,
+    reason: str,
+    comment: str = "",
+    status_ids: Sequence[int] = (),
+    forward: bool = False,
+) -> Report:
+    """Report the person of ``profile`` (``account``: their SQL account, None for another server's account), as
+    the report form and the client API's ``POST /api/v1/reports`` do: ``report`` for a local person,
+    ``report_remote`` for a remote one, whose server gets a copy from this server (a Flag, through the
+    ``forward_report`` hook) when ``forward`` is asked. The copy carries this report's comment (not the merged
+    one) and the posts of the stored report. Raises as ``report`` does."""
+    if account is not None:
+        return report(reporter=reporter, reported=account, reason=reason, comment=comment, status_ids=status_ids)
+    stored = report_remote(
+        reporter=reporter,
+        reported_uid=profile.id,
+        reported_acct=profile.acct,
+        reason=reason,
+        comment=comment,
+        status_ids=status_ids,
+    )
+    copy = {"uid": profile.id, "status_ids": list(stored.status_ids), "comment": clean_comment(comment)}
+    if forward and profile.domain and hooks.forward_report(**copy):
+        mark_forwarded(report=stored, domain=profile.domain)
+    return stored
 
 
 def mark_forwarded(*, report: Report, domain: str) -> None:

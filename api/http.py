@@ -156,7 +156,10 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     if cached is not None:
         return cached
     body: dict[str, Any] = {}
-    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+    # A GET may carry its parameters as a JSON body too, as Rails reads them for Mastodon: Mastodon.py sends
+    # familiar_followers' ids that way.
+    json_get = request.method == "GET" and request.content_type == "application/json"
+    if request.method in ("POST", "PUT", "PATCH", "DELETE") or json_get:
         if request.content_type == "application/json":
             try:
                 parsed = json.loads(request.body or b"{}")

@@ -87,9 +87,12 @@ RESPONSES: dict[str, dict[str, str | list[str] | Schema]] = {
     "follow_requests": {"GET": ["Account"]},
     "authorize_follow_request": {"POST": "Relationship"},
     "reject_follow_request": {"POST": "Relationship"},
-    "lists": {"GET": ["List"]},
-    "list": {"GET": "List"},
-    "list_accounts": {"GET": ["Account"]},
+    "lists": {"GET": ["List"], "POST": "List"},
+    "list": {"GET": "List", "PUT": "List", "DELETE": EMPTY},
+    "list_accounts": {"GET": ["Account"], "POST": EMPTY, "DELETE": EMPTY},
+    "account_search": {"GET": ["Account"]},
+    "familiar_followers": {"GET": ["FamiliarFollowers"]},
+    "reports": {"POST": "Report"},
     "list_timeline": {"GET": ["Status"]},
     "openapi": {"GET": ANY_OBJECT},
 }
@@ -103,6 +106,8 @@ PAGING = ("max_id", "since_id", "min_id", "limit")
 QUERY: dict[str, tuple[str, ...]] = {
     "webfinger": ("resource",),
     "account_lookup": ("acct",),
+    "account_search": ("q", "limit", "offset", "resolve", "following"),
+    "familiar_followers": ("id[]",),
     "relationships": ("id[]",),
     "account_statuses": (*PAGING, "exclude_replies", "exclude_reblogs", "pinned", "only_media"),
     "followers": PAGING,
@@ -151,6 +156,16 @@ BODIES: dict[str, dict[str, Schema]] = {
     "media": {"description": STRING, "focus": STRING},
     "status": {"status": STRING, "spoiler_text": STRING, "sensitive": BOOLEAN, "language": STRING},
     "markers": {"notifications[last_read_id]": STRING},
+    "lists": {"title": STRING, "replies_policy": STRING, "exclusive": BOOLEAN},
+    "list": {"title": STRING, "replies_policy": STRING, "exclusive": BOOLEAN},
+    "list_accounts": {"account_ids[]": {"type": "array", "items": STRING}},
+    "reports": {
+        "account_id": STRING,
+        "status_ids[]": {"type": "array", "items": STRING},
+        "comment": STRING,
+        "forward": BOOLEAN,
+        "category": {"enum": ["spam", "legal", "violation", "other"]},
+    },
 }
 
 # Uploads (multipart forms with a file), by URL name.

@@ -164,6 +164,20 @@ SCHEMAS: dict[str, Schema] = {
         {"id": ID, "unread": BOOLEAN, "accounts": array(ref("Account")), "last_status": nullable(ref("Status"))}
     ),
     "List": entity({"id": ID, "title": STRING, "replies_policy": STRING}),
+    "FamiliarFollowers": entity({"id": ID, "accounts": array(ref("Account"))}),
+    "Report": entity(
+        {
+            "id": ID,
+            "action_taken": BOOLEAN,
+            "action_taken_at": nullable(DATE),
+            "category": {"enum": ["spam", "legal", "violation", "other"]},
+            "comment": STRING,
+            "forwarded": BOOLEAN,
+            "created_at": DATE,
+            "status_ids": nullable(array(ID)),
+            "target_account": ref("Account"),
+        }
+    ),
     "Marker": entity({"last_read_id": ID, "version": INTEGER, "updated_at": DATE}),
     "Markers": {"type": "object", "properties": {"notifications": ref("Marker"), "home": ref("Marker")}},
     "Application": entity(

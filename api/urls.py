@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.urls import path, re_path
 
 from api.views import (
+    account_search,
     accounts,
     applications,
     bookmarks,
@@ -22,6 +23,7 @@ from api.views import (
     profile,
     registration,
     relations,
+    reports,
     schema,
     search,
     statuses,
@@ -63,6 +65,8 @@ urlpatterns = [
     route(r"api/v1/accounts/verify_credentials", accounts.verify_credentials, "verify_credentials"),
     route(r"api/v1/accounts/update_credentials", profile.update_credentials, "update_credentials"),
     route(r"api/v1/accounts/lookup", accounts.lookup, "account_lookup"),
+    route(r"api/v1/accounts/search", account_search.search, "account_search"),
+    route(r"api/v1/accounts/familiar_followers", account_search.familiar_followers, "familiar_followers"),
     route(r"api/v1/accounts/relationships", accounts.relationships, "relationships"),
     route(rf"api/v1/accounts/{ID.format('account_id')}", accounts.detail, "account"),
     route(rf"api/v1/accounts/{ID.format('account_id')}/statuses", accounts.account_statuses, "account_statuses"),
@@ -125,6 +129,7 @@ urlpatterns = [
         relations.reject_follow_request,
         "reject_follow_request",
     ),
+    route(r"api/v1/reports", reports.create, "reports"),
     route(r"api/v1/lists", lists.index, "lists"),
     route(rf"api/v1/lists/{ID.format('list_id')}", lists.detail, "list"),
     route(rf"api/v1/lists/{ID.format('list_id')}/accounts", lists.members, "list_accounts"),

@@ -145,7 +145,35 @@ def note(
     }
     if status.edited_at:
         document["updated"] = iso(status.edited_at)
+    document["replies"] = replies_collection(identities.replies(status.login, status.id))
     return document
+
+
+def replies_collection(identifier: str, items: Sequence[str] | None = None) -> dict[str, Any]:
+    """A post's ``replies`` as Mastodon shapes it: a ``Collection`` whose embedded ``first`` page holds
+    ``items`` (reply URIs). In a Note it carries none and its ``next`` is the page that lists them, so serving a
+    Note reads no reply."""
+    first: dict[str, Any] = {
+        "id": f"{identifier}?page=true",
+        "type": "CollectionPage",
+        "partOf": identifier,
+        "items": list(items or ()),
+    }
+    if items is None:
+        first = {"id": f"{identifier}?page=first", "type": "CollectionPage", "partOf": identifier, "items": []}
+        first["next"] = f"{identifier}?page=true"
+    return {"id": identifier, "type": "Collection", "first": first}
+
+
+def collection_page(identifier: str, items: Sequence[str]) -> dict[str, Any]:
+    """The page of a post's replies that lists them (``replies_collection``'s ``next``)."""
+    return {
+        "@context": contexts.ACTIVITYSTREAMS,
+        "id": f"{identifier}?page=true",
+        "type": "CollectionPage",
+        "partOf": identifier,
+        "items": list(items),
+    }
 
 
 def with_context(document: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from federation.services import actor_changes, actors, mentions, outbound, outbound_moderation
+from federation.services import actor_changes, actors, lookup, mentions, outbound, outbound_moderation, replies
 from timelines import hooks
 
 
@@ -14,7 +14,9 @@ def register_all() -> None:
     hooks.register("status_deleted", outbound.status_deleted)
     hooks.register("status_edited", outbound.status_edited)
     hooks.register("status_liked", outbound.status_liked)
-    hooks.register("resolve_account", actors.resolve_account_uid)
+    hooks.register("resolve_account", lookup.resolve_account_uid)
+    hooks.register("resolve_url", lookup.resolve_url)
+    hooks.register("remote_thread_opened", replies.thread_opened)
     hooks.register("follow_request_answered", outbound.follow_request_answered)
     hooks.register("look_up_accounts", mentions.look_up_accounts)
     hooks.register("profile_changed", actor_changes.profile_changed)

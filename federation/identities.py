@@ -58,6 +58,11 @@ def status(login: str, status_id: int) -> str:
     return uris.status_uri(login, status_id)
 
 
+def replies(login: str, status_id: int) -> str:
+    """The ``replies`` collection of a local status (Mastodon's path)."""
+    return f"{base()}/users/{login}/statuses/{status_id}/replies"
+
+
 def activity(login: str, status_id: int, verb: str) -> str:
     """The id of an activity about a status (``.../activity`` for its Create, ``#delete`` for its Delete)."""
     return f"{status(login, status_id)}/{verb}"

@@ -17,6 +17,9 @@ own keys (``user:{uid}``, ``status:{id}``, ``followers:{uid}``...); these only i
   seconds), for the admin's Federation page. The three server keys share the domain's hash tag (one slot).
 - ``ap:seen:{<sha1 of activity id>}`` (string with a TTL): an incoming activity already processed
   (``SEEN_SECONDS``), so a redelivered one changes nothing.
+- ``ap:replies_fetched:{<status id>}`` (string with a TTL): the replies of a remote post were asked of its server
+  less than ``federation.services.replies.COOLDOWN_SECONDS`` ago, so reloading its thread fetches nothing.
+  ``TTL ap:replies_fetched:{1042}`` -> ``(integer) 812``.
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ def remote_followers(uid: int) -> str:
 
 def seen_activity(activity_id: str) -> str:
     return f"ap:seen:{{{_digest(activity_id)}}}"
+
+
+def replies_fetched(status_id: int) -> str:
+    return f"ap:replies_fetched:{{{status_id}}}"
 
 
 def follow_requests(uid: int) -> str:

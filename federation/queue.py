@@ -5,6 +5,7 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
 - ``enqueue_fanout``: a local status (or its deletion) going to the remote audience: one job reads the remote
   followers and queues one delivery per inbox.
 - ``enqueue_backfill``: the latest public posts of a remote account just found, from its outbox.
+- ``enqueue_replies``: the replies of a remote post whose thread was opened, from its ``replies`` collection.
 - ``enqueue_actor_update``: the Update of a local account's actor after its profile changed.
 - ``enqueue_lookup``: an account of another server a post mentions, unknown here: WebFinger and its actor.
 - ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
@@ -41,7 +42,7 @@ def _enqueue(task: str, *, job_id: str, description: str, kwargs: dict[str, Any]
             kwargs=kwargs,
             job_id=job_id,
             unique=True,
-            retry=Retry(max=len(retry), interval=retry),
+            retry=Retry(max=len(retry), interval=retry) if retry else None,
             job_timeout=JOB_TIMEOUT_SECONDS,
             description=description,
         )
@@ -114,4 +115,16 @@ def enqueue_actor_update(*, uid: int) -> None:
         description=f"federate the profile of account {uid}",
         kwargs={"uid": uid},
         retry=INBOUND_RETRIES,
+    )
+
+
+def enqueue_replies(*, status_id: int) -> None:
+    """Fetch the replies of remote post ``status_id`` missing here (one job per post at a time; not retried:
+    the next opening of its thread after the cooldown asks again)."""
+    _enqueue(
+        "fetch_replies",
+        job_id=f"ap-replies-{status_id}",
+        description=f"fetch the replies of status {status_id}",
+        kwargs={"status_id": status_id},
+        retry=[],
     )

@@ -21,6 +21,12 @@ def forget_activity(activity_id: str) -> None:
     get_redis().delete(keys.seen_activity(activity_id))
 
 
+def claim_replies_fetch(status_id: int, seconds: int) -> bool:
+    """Note that the replies of remote post ``status_id`` are being fetched; False when they were less than
+    ``seconds`` ago (SET NX with a TTL: the cooldown)."""
+    return bool(get_redis().set(keys.replies_fetched(status_id), 1, nx=True, ex=seconds))
+
+
 def claim_object(uri: str, status_id: int) -> int:
     """Map remote object ``uri`` to ``status_id`` unless it is mapped already; returns the id it maps to."""
     client = get_redis()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from federation.services import actor_changes, actors, inbound, outbound, remote_statuses
+from federation.services import actor_changes, actors, inbound, outbound, remote_statuses, replies
 
 
 def process_inbound(*, activity: dict[str, Any], actor: str) -> str:
@@ -30,3 +30,7 @@ def look_up(*, acct: str) -> int | None:
 
 def actor_update(*, uid: int) -> int:
     return actor_changes.send_update(uid=uid)
+
+
+def fetch_replies(*, status_id: int) -> int:
+    return replies.fetch_replies(status_id=status_id)

@@ -20,4 +20,5 @@ urlpatterns = [
     re_path(rf"^users/{LOGIN}/followers$", objects.followers, name="followers"),
     re_path(rf"^users/{LOGIN}/following$", objects.following, name="following"),
     re_path(rf"^users/{LOGIN}/collections/featured$", objects.featured, name="featured"),
+    re_path(rf"^users/{LOGIN}/statuses/(?P<status_id>[0-9]{{1,16}})/replies$", objects.replies, name="replies"),
 ]

@@ -69,6 +69,9 @@ SOCIALSITE_DOMAIN = env_str("SOCIALSITE_DOMAIN", "")
 # Federation (federation/): plain http and loopback/private addresses for other servers. For tests and local
 # trials only: ``check --deploy`` refuses it (federation.E001).
 SOCIALSITE_FEDERATION_INSECURE = env_bool("SOCIALSITE_FEDERATION_INSECURE", False)
+# Mastodon's AUTHORIZED_FETCH: actors, Notes, outboxes and collections only to signed requests (the instance
+# actor and WebFinger stay open); a signer from a suspended domain is refused.
+SOCIALSITE_FEDERATION_AUTHORIZED_FETCH = env_bool("SOCIALSITE_FEDERATION_AUTHORIZED_FETCH", False)
 
 VAR_DIR = Path(os.environ.get("SOCIALSITE_VAR_DIR") or BASE_DIR / "var")
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite and the embedded Redis keep their files here

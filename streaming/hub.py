@@ -77,6 +77,27 @@ WITHHOLDING_TYPES = frozenset({timeline_events.USER_SUSPENDED, timeline_events.U
 MAX_BURST = 16
 
 
+async def _subscribed(pubsub: Any) -> list[Any]:
+    """Read the subscriber connection up to the answer to the PING sent after its SUBSCRIBE, and return the events
+    read on the way. Redis answers a connection's commands in order, so once the PONG is read the subscription is
+    in place and every event published from then on reaches the hub. Without this wait, ``connected`` could be set
+    while the SUBSCRIBE still waited to be read by the server (on a cluster the handshake's other reads go to other
+    nodes), and events published at once were lost. Bounded by its own clock: redis-py's read timeouts can swallow
+    an outer ``asyncio.timeout``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + HANDSHAKE_TIMEOUT_SECONDS
+    early: list[Any] = []
+    while loop.time() < deadline:
+        message = await pubsub.get_message(timeout=min(READ_TIMEOUT_SECONDS, max(0.0, deadline - loop.time())))
+        if message is None:
+            continue
+        if message.get("type") == "pong":
+            return early
+        if message.get("type") == "message":
+            early.append(message["data"])
+    raise TimeoutError(f"no answer to PING after SUBSCRIBE in {HANDSHAKE_TIMEOUT_SECONDS:.0f}s")
+
+
 @dataclass
 class HubStats:
     events: int = 0
@@ -307,14 +328,20 @@ class Hub:
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 async with asyncio.timeout(HANDSHAKE_TIMEOUT_SECONDS):
                     await pubsub.subscribe(self.channel)
+                    await pubsub.ping()
                     self.public_state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
                     self.withheld.clear()  # the state just read knows every suspension and limit
+                early = await _subscribed(pubsub)
                 if self._task is not asyncio.current_task():
                     return
                 self.connected.set()
                 if lost:
                     self._resync()
                     lost = False
+                if early:
+                    for data in early:
+                        self._dispatch(data)
+                    self.flush()
                 delay = RECONNECT_MIN_SECONDS
                 idle = 0.0
                 pinged: float | None = None  # when the unanswered PING was sent

@@ -26,7 +26,11 @@ change that is already made: it queues its work (RQ) and returns.
 - ``forward_report(uid, status_ids, comment)``: send a copy of a report about remote ``uid`` (and those of its
   posts) to its server, from this server (a Flag); True when it is queued;
 - ``resolve_account(acct)``: the uid of another server's account ``login@domain``, looked up on that server
-  when it is not known yet (search), or None.
+  when it is not known yet (search), or None;
+- ``resolve_url(url)``: what the address of another server's profile or post names, fetched and stored when it
+  is not known yet (search): ``("account", uid)``, ``("status", status_id)``, or None;
+- ``remote_thread_opened(status)``: the thread of another server's post (its stored fields, with its ``uri``)
+  was opened (fetch the replies missing here, in a job, at most once in a while).
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ NAMES = frozenset(
         "status_delivered",
         "status_deleted",
         "resolve_account",
+        "resolve_url",
+        "remote_thread_opened",
         "follow_request_answered",
         "status_edited",
         "status_liked",
@@ -91,6 +97,18 @@ def status_deleted(fields: Mapping[str, Any]) -> None:
 def resolve_account(acct: str) -> int | None:
     hook = _registered.get("resolve_account")
     return hook(acct) if hook else None
+
+
+def resolve_url(url: str) -> tuple[str, int] | None:
+    hook = _registered.get("resolve_url")
+    return hook(url) if hook else None
+
+
+def remote_thread_opened(status: Mapping[str, Any]) -> None:
+    """Called for every thread page and API context: only another server's post (one with a ``uri``) goes
+    on to the hook."""
+    if status.get("uri") and (hook := _registered.get("remote_thread_opened")):
+        hook(status)
 
 
 def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> None:

@@ -59,6 +59,9 @@ MAX_EXTRA_VALUE_LENGTH = 200
 # Page sizes offered to readers; a larger request is clamped, not refused.
 DEFAULT_PAGE_SIZE = 30
 MAX_PAGE_SIZE = 200
+# Familiar followers (``selectors.get_familiar_followers``): how many of the viewer's latest followees are
+# checked against the other person's followers, in one ZMSCORE.
+FAMILIAR_FOLLOWERS_CHECKED = 2_000
 
 # Ids and cursors are below 2**53, so they survive a round trip through JavaScript and JSON unchanged.
 MAX_ID = 2**53

@@ -89,6 +89,8 @@ def reads(people: People, items: Items, lists: list[int]) -> dict[str, list[str]
         "api:tag_detail": [f"/api/v1/tags/{TAG}"],
         "api:followed_tags": ["/api/v1/followed_tags"],
         "api:openapi": ["/api/openapi.json"],
+        "api:account_search": [f"/api/v1/accounts/search?q={SECRET}", "/api/v1/accounts/search?q=alice"],
+        "api:familiar_followers": [f"/api/v1/accounts/familiar_followers?id[]={alice}"],
     }
 
 
@@ -110,8 +112,9 @@ def test_no_api_read_shows_alices_private_items_to_others():
         "anonymous": Api(None),
     }
     endpoints = reads(people, items, lists)
-    # The status and markers endpoints read (GET) and write: the IDOR test lists them with the writes.
-    assert set(endpoints) == API_READS | {"api:status", "api:markers"}, "an API read endpoint this test does not try"
+    # These endpoints read (GET) and write: the IDOR test lists them with the writes.
+    both = {"api:status", "api:markers", "api:lists", "api:list", "api:list_accounts"}
+    assert set(endpoints) == API_READS | both, "an API read endpoint this test does not try"
     private = {str(status_id) for status_id in items.private_ids}
     leaks = []
     for name, api in readers.items():

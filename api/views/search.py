@@ -1,6 +1,8 @@
 """``GET /api/v2/search``: people, hashtags and posts, from the site's search (``selectors.search``, through the
-per-recipient policy). Everything is local, so ``resolve`` changes nothing; people and tags have one page
-(``offset`` past it is empty), posts are paged by ``max_id``."""
+per-recipient policy); people and tags have one page (``offset`` past it is empty), posts are paged by
+``max_id``. With ``resolve=true`` and a token, ``@login@domain`` or the address of a profile or post is looked
+up as the Search box does (``selectors.look_up``: fetched from its server when not known here) and comes
+first; the post as the policy lets the viewer see it, or not at all."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from django.http import HttpRequest
 from api.entities.accounts import account
 from api.entities.statuses import statuses
 from api.entities.tags import tag_entities
-from api.http import ApiError, endpoint, id_param, limit_param, text_param
+from api.http import ApiError, bool_param, endpoint, id_param, limit_param, text_param
 from api.limits import rate_limited
 from timelines import exceptions, selectors
 
@@ -38,22 +40,25 @@ def search(request: HttpRequest) -> Any:
     empty: dict[str, list[Any]] = {"accounts": [], "hashtags": [], "statuses": []}
     if not query.strip():
         return empty
+    viewer = request.viewer_uid  # type: ignore[attr-defined]
+    max_id = id_param(request, "max_id") or None
+    first = offset == 0
+    looked_up = None
     try:
         # The search page's limit, per address, applies here too.
         with rate_limited(request, "search"):
-            found = selectors.search(
-                query=query,
-                viewer_uid=request.viewer_uid,  # type: ignore[attr-defined]
-                count=limit,
-                max_id=id_param(request, "max_id") or None,
-            )
+            if bool_param(request, "resolve") and viewer is not None and first and max_id is None:
+                looked_up = selectors.look_up(query=query, viewer_uid=viewer)
+            found = selectors.search(query=query, viewer_uid=viewer, count=limit, max_id=max_id)
     except exceptions.EmptyQuery:
         return empty
     except exceptions.InvalidQuery as error:
-        if kind in (None, "", "statuses"):
+        if looked_up is None and kind in (None, "", "statuses"):
             raise ApiError(422, f"Validation failed: {error.message}") from None
-        return empty
-    first = offset == 0
+        if looked_up is None:
+            return empty
+        found = None  # a long address is no query of words, but what it names is the answer
+    found = selectors.with_found(found, looked_up, query=query)
     return {
         "accounts": [account(request, user) for user in found.users if not user.suspended][:limit]
         if first and kind in (None, "", "accounts")

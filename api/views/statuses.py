@@ -25,7 +25,7 @@ from api.http import (
     text_param,
 )
 from api.limits import rate_limited
-from timelines import exceptions, limits, selectors, services, visibility
+from timelines import exceptions, hooks, limits, selectors, services, visibility
 from timelines.records import TimelineEntry
 
 VISIBILITIES = frozenset(visibility.LEVELS)  # Mastodon's four: public, unlisted, private, direct
@@ -210,6 +210,8 @@ def context(request: HttpRequest, status_id: str) -> Any:
         thread = selectors.get_thread(status_id=entry.status.id, viewer_uid=viewer, count=limits.MAX_PAGE_SIZE)
     except exceptions.StatusNotFound:
         raise not_found() from None
+    # Another server's post: its replies missing here are fetched from there (a job, within limits).
+    hooks.remote_thread_opened(thread.status.status)
     ancestors = [item.entry for item in thread.ancestors if item.entry is not None]
     descendants = [item.entry for item in thread.descendants if item.entry is not None]
     return {"ancestors": statuses(request, ancestors), "descendants": statuses(request, descendants)}

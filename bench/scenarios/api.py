@@ -75,7 +75,8 @@ def run(ctx: Context) -> list[Row]:
     loads: dict[str, list[Load]] = {name: [] for name in paths}
     with testing.serve(env, probe="/healthz", start_timeout=60, stop_timeout=10) as (base, server):
         for name, path in paths.items():  # every process answers once before the clock starts
-            _load(wrk, base + path, 1, None, token=token if name == "home" else None)
+            if not ctx.smoke:  # --smoke measures nothing: no warm-up second per path
+                _load(wrk, base + path, 1, None, token=token if name == "home" else None)
         for _ in range(rounds):
             for name, path in paths.items():
                 loads[name].append(

@@ -241,7 +241,7 @@ def run(ctx: Context) -> list[Row]:
         "STREAMING_MAX_CONNECTIONS_PER_ADDRESS": "0",
     }
     with testing.daphne(env, start_timeout=30, stop_timeout=3) as (url, server):
-        for clients in (1, 100, 1_000):
+        for clients in ctx.scale([1, 100, 1_000], [1, 100, 1_000]):  # --smoke: 1, 10 and 100
             product = _product(url, server.pid, ["--kind", "sample", "--url", url], clients, author, posts)
             rows.extend(_rows("API", clients, posts, product, _record(raw, clients, author, posts)))
         live = ["--kind", "live", "--url", url, *(f"--cookie={cookie}" for cookie in cookies)]

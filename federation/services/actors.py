@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from federation import client, identities, queue
@@ -218,33 +218,12 @@ def resolve_acct(acct: str) -> RemoteActor:
 
 
 def resolve_account_uid(acct: str) -> int | None:
-    """The uid of remote account ``login@domain`` (``resolve_acct``), or of the actor at a profile's address,
-    or None when it cannot be found or used; this server's own names are never looked up."""
-    acct = acct.strip()
-    if acct.startswith(("http://", "https://")):
-        return _account_at(acct)
-    _, _, domain = acct.removeprefix("@").partition("@")
+    """The uid of remote account ``login@domain`` (``resolve_acct``), or None when it cannot be found or used;
+    this server's own names are never looked up. (Addresses are ``federation.services.lookup``'s.)"""
+    _, _, domain = acct.strip().removeprefix("@").partition("@")
     if domain.lower() == identities.base().split("://", 1)[1]:
         return None
     try:
         return resolve_acct(acct).uid
     except ActorError:
         return None
-
-
-def _account_at(url: str) -> int | None:
-    """The uid of the remote actor whose document (or profile page, asked for ActivityPub) is at ``url``."""
-    try:
-        if identities.is_local(url) or domain_blocks.is_suspended(domain_of(url)):
-            return None
-    except ValueError:
-        return None
-    known = RemoteActor.objects.filter(models.Q(uri=url) | models.Q(url=url)).first()
-    if known is not None:
-        return known.uid
-    try:
-        actor = record_actor(client.fetch_object(url))
-    except (client.FetchError, ActorError):
-        return None
-    queue.enqueue_backfill(uid=actor.uid)
-    return actor.uid

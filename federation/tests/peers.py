@@ -110,15 +110,19 @@ def _stop_all(processes: list[subprocess.Popen]) -> None:
 
 
 @contextlib.contextmanager
-def two_servers(base: Path) -> Iterator[tuple[Peer, Peer]]:
-    """Servers A and B, migrated and serving, until the block ends. Everything of both starts side by side."""
-    with servers(base, ("a", "b")) as started:
+def two_servers(base: Path, settings_of: dict[str, dict[str, str]] | None = None) -> Iterator[tuple[Peer, Peer]]:
+    """Servers A and B, migrated and serving, until the block ends. Everything of both starts side by side.
+    ``settings_of``: more environment for a server by name (``{"b": {"SOCIALSITE_...": "1"}}``)."""
+    with servers(base, ("a", "b"), settings_of) as started:
         yield started[0], started[1]
 
 
 @contextlib.contextmanager
-def servers(base: Path, names: tuple[str, ...]) -> Iterator[list[Peer]]:
-    """One server per name, migrated and serving, until the block ends."""
+def servers(
+    base: Path, names: tuple[str, ...], settings_of: dict[str, dict[str, str]] | None = None
+) -> Iterator[list[Peer]]:
+    """One server per name, migrated and serving, until the block ends (``settings_of`` as for
+    ``two_servers``)."""
     manage = str(settings.BASE_DIR / "manage.py")
     with contextlib.ExitStack() as stack:
         processes: list[subprocess.Popen] = []
@@ -130,7 +134,8 @@ def servers(base: Path, names: tuple[str, ...]) -> Iterator[list[Peer]]:
             redis_url = embedded_redis.ensure_running(var_dir / "redis")
             stack.callback(embedded_redis.stop, var_dir / "redis")
             port = testing.free_port()
-            peers.append((name, var_dir, redis_url, port, _environment(var_dir, redis_url, port)))
+            env = {**_environment(var_dir, redis_url, port), **(settings_of or {}).get(name, {})}
+            peers.append((name, var_dir, redis_url, port, env))
         # One migration, copied: the others' databases start as empty copies of the first's.
         migration = subprocess.Popen([sys.executable, manage, "migrate", "-v0"], env=peers[0][4], cwd=settings.BASE_DIR)
         testing.collect_static(peers[0][4])

@@ -21,7 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from federation import queue, signatures
-from federation.services import actors, domain_blocks, inbound
+from federation.services import actors, inbound, request_signers
 from federation.views.common import error
 from socialsite import ratelimits
 from timelines import exceptions, selectors
@@ -29,45 +29,6 @@ from timelines import exceptions, selectors
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 256 * 1024
-
-
-def _verified_actor(request: HttpRequest, body: bytes, signature: signatures.Signature) -> str:
-    """The URI of the actor whose key signed ``request``; raises ``SignatureError``."""
-    headers = {name.lower(): value for name, value in request.headers.items()}
-    target = request.get_full_path()
-    failure: signatures.SignatureError | None = None
-    for refresh in (False, True):
-        try:
-            actor = actors.actor_by_key_id(signature.key_id, refresh=refresh)
-        except actors.ActorError as problem:
-            raise failure or signatures.SignatureError(f"the key cannot be found: {problem}") from None
-        try:
-            signatures.verify(
-                signature=signature,
-                method=request.method or "POST",
-                target=target,
-                headers=headers,
-                body=body,
-                public_key_pem=actor.public_key_pem,
-            )
-            return actor.uri
-        except signatures.SignatureError as problem:
-            # The actor may have a new key since it was fetched: fetch it once more before refusing.
-            failure = problem
-            if refresh:
-                raise
-    raise signatures.SignatureError("the signature does not verify")
-
-
-def _from_suspended(*uris: str) -> bool:
-    """Whether any of ``uris`` is on a suspended server (an unparsable one is left to the signature check)."""
-    domains = []
-    for uri in uris:
-        try:
-            domains.append(actors.domain_of(uri))
-        except ValueError:
-            continue
-    return bool(domain_blocks.suspended_domains(domains))
 
 
 def _receive(request: HttpRequest) -> HttpResponse:
@@ -96,10 +57,10 @@ def _receive(request: HttpRequest) -> HttpResponse:
     claimed = claimed.get("id") if isinstance(claimed, dict) else claimed
     if not isinstance(claimed, str):
         return error("the activity has no actor", 400)
-    if _from_suspended(signature.key_id, claimed):
+    if request_signers.from_suspended(signature.key_id, claimed):
         return error("this server does not federate with yours", 403)
     try:
-        signer = _verified_actor(request, body, signature)
+        signer = request_signers.verified_actor(request, body, signature)
     except signatures.SignatureError as problem:
         return error(f"bad signature: {problem}", 401)
     if signer != claimed:

@@ -24,6 +24,7 @@ from socialsite.tests.idor_attempts import (
     Aim,
     Attempt,
     _a_conversation,
+    _a_list,
     _in_conversation,
     a_post,
     visible,
@@ -67,10 +68,9 @@ API_READS = {
     "api:favourited_by",
     "api:reblogged_by",
     "api:follow_requests",
-    "api:lists",
-    "api:list",
-    "api:list_accounts",
     "api:list_timeline",
+    "api:account_search",
+    "api:familiar_followers",
     "api:nodeinfo_links",
     "api:nodeinfo",
     "api:webfinger",
@@ -246,6 +246,29 @@ def _on_conversation(name: str, method: str) -> Aim:
     return aim
 
 
+def _on_list(name: str, methods: tuple[str, str]) -> Aim:
+    """Rename (PUT) or delete the owner's list, or add or remove its members: 404 exactly as for a list that does
+    not exist, and the list stays as it was."""
+
+    def aim(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+        list_id = _a_list(rng, owner)
+        member = rng.choice(list(world.people.values()))
+        data = {"title": f"taken by {actor.login}"} if name == "api:list" else {"account_ids": [str(member.uid)]}
+        method = rng.choice(methods)
+        what = f"API {method} {name} {list_id}"
+        return _api(actor, name, [list_id], data, REFUSED, what, method=method, content_type="application/json")
+
+    return aim
+
+
+def _report(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
+    """Reporting the owner and one of their posts: the actor's own report (nothing of the owner's changes; a post
+    the actor may not see is left out of it)."""
+    status_id = a_post(rng, owner, reposts=False)
+    data = {"account_id": str(owner.uid), "status_ids[]": str(status_id), "comment": f"by {actor.login}"}
+    return _api(actor, "api:reports", [], data, OWN, f"API report @{owner.login} and {status_id}")
+
+
 def _revoke(rng: random.Random, world: World, actor: Person, owner: Person) -> Attempt:
     """Revoking the owner's token with an app of the actor's: refused (it is not that app's token); the owner's
     token must still work afterwards (``test_idor`` checks every token at the end)."""
@@ -310,4 +333,8 @@ API_WRITES: dict[str, Aim] = {
     "api:clear_notifications": _plain("api:clear_notifications", {}, "API clear notifications"),
     "api:authorize_follow_request": _on_person("authorize_follow_request"),
     "api:reject_follow_request": _on_person("reject_follow_request"),
+    "api:lists": _plain("api:lists", {"title": "mine"}, "API create a list"),
+    "api:list": _on_list("api:list", ("put", "delete")),
+    "api:list_accounts": _on_list("api:list_accounts", ("post", "delete")),
+    "api:reports": _report,
 }

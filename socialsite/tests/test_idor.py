@@ -78,6 +78,7 @@ READS = {
     "federation:followers",
     "federation:following",
     "federation:featured",
+    "federation:replies",
 }
 # Federation's inboxes take only activities signed by another server's actor (HTTP Signatures): a member's POST,
 # signed by nothing but a session, is 401 and writes nothing (federation/tests/test_inbox.py covers the signed ones).

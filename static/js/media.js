@@ -174,6 +174,9 @@
       }
 
       input.addEventListener("change", function () { add(Array.prototype.slice.call(input.files || [])); });
+      // Files chosen before this ran (picked the moment a reply box was swapped in, before htmx's settle step
+      // called this; or kept by the browser when it restores a form on Back) are taken as if chosen now.
+      if (input.files && input.files.length) add(Array.prototype.slice.call(input.files));
       // Images dropped on the post box or pasted into it join the chosen ones.
       form.addEventListener("dragover", function (event) {
         if (event.dataTransfer && Array.prototype.indexOf.call(event.dataTransfer.types, "Files") >= 0) {

@@ -4,9 +4,10 @@ statuses kept per process), ``statuses``, ``history`` (the versions of an edited
 ``follows``, ``suggestions``, ``lists``,
 ``conversations`` (threads), ``direct_messages`` (conversations of direct messages), ``likes``, ``bookmarks``,
 ``notifications``, ``privacy`` (follow requests, blocks, mutes), ``tags`` (tag timelines, the local timeline,
-trending), ``reactions`` (who liked or reposted a post), ``search``, ``moderation`` (account states) and, for
-the admin only, ``moderated_statuses`` (every post, as the moderators see it) and ``dashboard`` (activity and
-server gauges).
+trending), ``reactions`` (who liked or reposted a post), ``search``, ``lookup`` (what an address or
+``@login@domain`` names: the one read that may have federation fetch and store it first), ``moderation``
+(account states) and, for the admin only, ``moderated_statuses`` (every post, as the moderators see it) and
+``dashboard`` (activity and server gauges).
 
 Selectors return plain records (``records.Status``, ``records.User``, ...) and never write. Whatever shows
 statuses to a member goes through the per-recipient policy (``timelines.policy``). The public API is
@@ -16,7 +17,7 @@ re-exported here: ``selectors.get_status_messages(...)``.
 from __future__ import annotations
 
 from timelines.selectors.bookmarks import BookmarkPage, get_bookmarks
-from timelines.selectors.conversations import Thread, ThreadItem, get_thread
+from timelines.selectors.conversations import Thread, ThreadItem, get_replies, get_thread
 from timelines.selectors.direct_messages import (
     Conversation,
     ConversationSummary,
@@ -27,6 +28,7 @@ from timelines.selectors.direct_messages import (
     get_unread_conversations,
 )
 from timelines.selectors.follows import (
+    get_familiar_followers,
     get_followers,
     get_following,
     get_following_flags,
@@ -43,6 +45,7 @@ from timelines.selectors.lists import (
     get_user_lists,
     is_list_member,
 )
+from timelines.selectors.lookup import Found, is_lookup, look_up, with_found
 from timelines.selectors.moderation import ACCOUNT_STATES, account_states, get_uids_in_state
 from timelines.selectors.notifications import (
     Notification,
@@ -63,7 +66,7 @@ from timelines.selectors.privacy import (
     get_relationship,
 )
 from timelines.selectors.reactions import get_likers, get_reposters
-from timelines.selectors.search import search
+from timelines.selectors.search import search, search_people
 from timelines.selectors.statuses import get_entry, get_status, status_exists
 from timelines.selectors.suggestions import SUGGESTION_SCAN, get_suggested_users
 from timelines.selectors.tags import get_local_timeline, get_tag_timeline, get_trending_tags
@@ -82,6 +85,7 @@ __all__ = [
     "BookmarkPage",
     "Conversation",
     "ConversationSummary",
+    "Found",
     "LikedPage",
     "Notification",
     "NotificationGroup",
@@ -97,6 +101,7 @@ __all__ = [
     "get_conversation_summary",
     "get_conversations",
     "get_entry",
+    "get_familiar_followers",
     "get_follow_request_count",
     "get_follow_requests",
     "get_followed_pulled_authors",
@@ -117,6 +122,7 @@ __all__ = [
     "get_read_mark",
     "get_related_ids",
     "get_relationship",
+    "get_replies",
     "get_reposters",
     "get_status",
     "get_status_history",
@@ -136,6 +142,10 @@ __all__ = [
     "group_notifications",
     "is_following",
     "is_list_member",
+    "is_lookup",
+    "look_up",
     "search",
+    "search_people",
     "status_exists",
+    "with_found",
 ]

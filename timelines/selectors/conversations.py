@@ -95,3 +95,13 @@ def get_thread(
         descendants=[ThreadItem(node, visible.get(node), depth) for node, depth in page],
         next_cursor=page[-1][0] if more and page else None,
     )
+
+
+def get_replies(
+    *, status_id: int, viewer_uid: int | None = None, count: int = limits.DEFAULT_PAGE_SIZE
+) -> list[Status]:
+    """The first ``count`` direct replies of ``status_id``, oldest first, that ``viewer_uid`` (None: anonymous)
+    may see; deleted ones left out. Two round trips (the replies' ZSET, then the page read)."""
+    found = store.conversations.replies_after(status_id, None, max(1, min(count, limits.MAX_PAGE_SIZE)))
+    entries, _ = entries_for([int(member) for member, _ in found], viewer=viewer_uid, context=policy.PAGE)
+    return [entry.status for entry in entries]

@@ -40,3 +40,18 @@ def get_following_flags(*, uid: int, other_uids: list[int]) -> dict[int, bool]:
 def get_following_ids(*, uid: int, limit: int = limits.MAX_PAGE_SIZE) -> list[int]:
     """The uids ``uid`` follows, most recent first, at most ``limit`` of them. One round trip."""
     return store.graph.set_members(keys.following(uid), offset=0, count=max(1, int(limit)))
+
+
+def get_familiar_followers(*, viewer_uid: int, uid: int, count: int = limits.DEFAULT_PAGE_SIZE) -> list[User]:
+    """The people ``viewer_uid`` follows who follow ``uid`` ("Followed by people you follow"), most recently
+    followed by the viewer first, at most ``count``. Two round trips: the viewer's latest
+    ``FAMILIAR_FOLLOWERS_CHECKED`` followees, then which of them are in ``uid``'s followers (one ``ZMSCORE``);
+    people the viewer followed before those are not looked at. Empty for the viewer themselves."""
+    if viewer_uid == uid:
+        return []
+    followees = store.graph.set_members(keys.following(viewer_uid), offset=0, count=limits.FAMILIAR_FOLLOWERS_CHECKED)
+    if not followees:
+        return []
+    inside = store.graph.memberships(keys.followers(uid), followees)
+    familiar = [followee for followee, member in zip(followees, inside, strict=True) if member and followee != uid]
+    return get_users(uids=familiar[: clamp_count(count)])

@@ -44,6 +44,12 @@ def search(
     )
 
 
+def search_people(*, query: str) -> list[User]:
+    """The people ``search`` finds for ``query``, without its posts and tags (the client API's account search):
+    two round trips. Raises ``EmptyQuery`` or ``InvalidQuery`` for a query over ``MAX_QUERY_LENGTH``."""
+    return _people(clean_query(query))
+
+
 def _people(query: str) -> list[User]:
     """Users whose login, display name or a word of it starts with the query (a leading ``@`` ignored): an
     exact login first, then logins that start with it, then names, oldest account first. An entry left stale by racing

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from socialsite import ratelimits
-from timelines import exceptions, limits, selectors, uris, visibility
+from timelines import exceptions, hooks, limits, selectors, uris, visibility
 from timelines.forms import ReplyForm
 from timelines.records import Status
 from timelines.templatetags.timeline_format import status_url
@@ -57,6 +57,8 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
         thread = selectors.get_thread(status_id=status.id, viewer_uid=viewer, max_id=cursor, count=THREAD_PAGE_SIZE)
     except exceptions.StatusNotFound:
         raise Http404(exceptions.STATUS_NOT_FOUND) from None
+    # Another server's post: its replies missing here are fetched from there (a job, within limits).
+    hooks.remote_thread_opened(thread.status.status)
     context = {
         "thread": thread,
         "status": thread.status,

@@ -4,24 +4,18 @@ anonymous visitors. The home page's Trending box is rendered by ``home`` from ``
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
-
 from django.http import HttpRequest, HttpResponse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
 from socialsite import ratelimits
-from timelines import exceptions, hooks, selectors, text
+from timelines import exceptions, selectors, text
 from timelines.forms import SearchForm
-from timelines.records import User
 from timelines.selectors import followed_tags
 from timelines.views.params import query_int, viewer_uid
 from timelines.views.timeline_pages import PAGE_SIZE, timeline_context, timeline_response
 
 SEARCH_PAGE_SIZE = 20
-# ``@login@domain`` or a profile's address: another server's account, which search looks up there (issue 22).
-REMOTE_ACCT = re.compile(r"@?[A-Za-z0-9_]{1,30}@[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?|https?://\S{1,500}")
 
 
 @require_safe
@@ -50,21 +44,6 @@ def _bad_query(request: HttpRequest, context: dict[str, object]) -> HttpResponse
     return response
 
 
-def _remote_account(request: HttpRequest, query: str) -> User | None:
-    """Another server's account named by ``query`` (``@login@domain``, or the address of its profile), looked up
-    there when it is not known yet (``hooks.resolve_account``: federation); for people logged in only, so no
-    stranger makes the site fetch."""
-    if not request.user.is_authenticated or not REMOTE_ACCT.fullmatch(query.strip()):
-        return None
-    uid = hooks.resolve_account(query.strip().removeprefix("@"))
-    if uid is None:
-        return None
-    try:
-        return selectors.get_user(uid=uid)
-    except exceptions.UnknownUser:
-        return None
-
-
 @require_safe
 @ratelimits.limit("search", methods=("GET", "HEAD"), page=_search_refused)
 def search(request: HttpRequest) -> HttpResponse:
@@ -78,18 +57,19 @@ def search(request: HttpRequest) -> HttpResponse:
         # Only what CharField itself refuses (a null character): the query's own rules are the selector's.
         return _bad_query(request, context)
     max_id = query_int(request, "max_id")
-    remote = _remote_account(request, form.cleaned_data["q"]) if not max_id else None
+    query, viewer = form.cleaned_data["q"], viewer_uid(request)
+    # ``@login@domain`` or an address (issue 22): the account or post it names, looked up on its server first.
+    found = selectors.look_up(query=query, viewer_uid=viewer) if not max_id else None
     try:
-        results = selectors.search(
-            query=form.cleaned_data["q"], viewer_uid=viewer_uid(request), count=SEARCH_PAGE_SIZE, max_id=max_id
-        )
+        results = selectors.search(query=query, viewer_uid=viewer, count=SEARCH_PAGE_SIZE, max_id=max_id)
     except exceptions.EmptyQuery:
         return timeline_response(request, "timelines/search.html", context)
     except exceptions.InvalidQuery as error:
-        form.add_error("q", error.message)
-        return _bad_query(request, context)
-    if remote is not None:
-        results = replace(results, users=(remote, *(user for user in results.users if user.id != remote.id)))
+        if found is None:
+            form.add_error("q", error.message)
+            return _bad_query(request, context)
+        results = None  # a long address is no query of words, but what it names is the answer
+    results = selectors.with_found(results, found, query=query)
     context.update(
         results=results,
         statuses=results.statuses,
