@@ -155,7 +155,7 @@ BODIES: dict[str, dict[str, Schema]] = {
     "update_credentials": {"display_name": STRING, "note": STRING, "locked": BOOLEAN},
     "media": {"description": STRING, "focus": STRING},
     "status": {"status": STRING, "spoiler_text": STRING, "sensitive": BOOLEAN, "language": STRING},
-    "markers": {"notifications[last_read_id]": STRING},
+    "markers": {"notifications[last_read_id]": STRING, "home[last_read_id]": STRING},
     "lists": {"title": STRING, "replies_policy": STRING, "exclusive": BOOLEAN},
     "list": {"title": STRING, "replies_policy": STRING, "exclusive": BOOLEAN},
     "list_accounts": {"account_ids[]": {"type": "array", "items": STRING}},

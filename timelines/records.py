@@ -475,3 +475,17 @@ class StatusVersion:
     # Its images then (issue 21), with their alt texts then, hidden as the post's are when it is sensitive.
     media: tuple[MediaItem, ...] = ()
     sensitive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReadMarker:
+    """Where a person last stopped reading a timeline in an app (Mastodon's Marker): the id read up to, how many
+    times it moved, and when it last did."""
+
+    last_read_id: int
+    version: int
+    updated: float
+
+    @classmethod
+    def from_hash(cls, fields: dict[str, str]) -> ReadMarker:
+        return cls(int(fields["last_read_id"]), int(fields.get("version", 0)), float(fields.get("updated", 0)))

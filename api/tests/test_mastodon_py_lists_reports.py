@@ -2,7 +2,7 @@
 (``conftest.site``): lists made, renamed, filled, emptied and deleted (``list_create``, ``list_update``,
 ``list_accounts_add``, ``list_accounts_delete``, ``list_delete``), their timeline following the members; reports
 (``report``) reaching the moderators' queue as the site's form files them; and finding people
-(``account_search`` with ``following``, ``account_familiar_followers``)."""
+(``account_search`` with ``following``, ``account_familiar_followers``); and the home marker (``markers_set``)."""
 
 from __future__ import annotations
 
@@ -91,3 +91,23 @@ def test_mastodon_py_finds_people_and_followers_in_common(site):
         (str(quincy_id), ["sven"]),
         (str(quinn.me()["id"]), []),
     ]
+
+
+def test_mastodon_py_keeps_a_home_marker_per_person(site):
+    person("tara")
+    person("ugo")
+    tara = log_in(site, "tara", ["read", "write"])
+    ugo = log_in(site, "ugo", ["read", "write"])
+    assert tara.markers_get(["home"]) == {}
+    first, second = tara.status_post("one"), tara.status_post("two")
+    tara.markers_set(["home"], [first["id"]])
+    moved = tara.markers_set(["home"], [second["id"]])
+    assert str(moved["home"]["last_read_id"]) == str(second["id"]) and moved["home"]["version"] == 2
+    # Another app of hers reads the same position; another person has none.
+    again = log_in(site, "tara", ["read"]).markers_get(["home"])
+    assert str(again["home"]["last_read_id"]) == str(second["id"])
+    assert ugo.markers_get(["home"]) == {}
+    with pytest.raises(MastodonAPIError) as bad:
+        tara.markers_set(["home"], ["not-an-id"])
+    assert bad.value.args[1] == 422
+    assert tara.markers_get(["home"])["home"]["version"] == 2

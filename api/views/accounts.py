@@ -24,6 +24,7 @@ from api.http import (
     text_param,
 )
 from api.limits import rate_limited
+from api.paging import read_page
 from timelines import exceptions, policy, selectors, services
 from timelines.records import User
 
@@ -82,13 +83,12 @@ def account_statuses(request: HttpRequest, account_id: str) -> Any:
     # A private account shows its posts to approved followers only; a block hides them both ways.
     if not policy.may_see_profile(viewer=viewer, author=user.id):
         return paginated(request, [], [], limit=limit)
-    entries = selectors.get_status_messages(
-        uid=user.id,
-        timeline="profile",
-        max_id=id_param(request, "max_id") or None,
-        since_id=id_param(request, "since_id") or id_param(request, "min_id") or None,
-        count=limit,
-        viewer_uid=viewer,
+    entries = read_page(
+        request,
+        lambda max_id, since_id, count: selectors.get_status_messages(
+            uid=user.id, timeline="profile", max_id=max_id, since_id=since_id, count=count, viewer_uid=viewer
+        ),
+        limit,
     )
     cursors = [entry.entry_id for entry in entries]
     if bool_param(request, "exclude_replies"):

@@ -14,7 +14,8 @@ from django.http import HttpRequest
 
 from api.entities.accounts import account
 from api.entities.statuses import statuses
-from api.http import ApiError, endpoint, id_param, limit_param, list_param, not_found, paginated, parse_id, text_param
+from api.http import ApiError, endpoint, limit_param, list_param, not_found, paginated, parse_id, text_param
+from api.paging import read_page
 from timelines import exceptions, limits, selectors, services
 from timelines.records import UserList
 
@@ -116,12 +117,12 @@ def timeline(request: HttpRequest, list_id: str) -> Any:
     user_list = _own(request, list_id)
     limit = limit_param(request)
     try:
-        entries = selectors.get_list_status_messages(
-            list_id=user_list.id,
-            max_id=id_param(request, "max_id") or None,
-            since_id=id_param(request, "since_id") or id_param(request, "min_id") or None,
-            count=limit,
-            viewer_uid=request.viewer_uid,  # type: ignore[attr-defined]
+        entries = read_page(
+            request,
+            lambda max_id, since_id, count: selectors.get_list_status_messages(
+                list_id=user_list.id, max_id=max_id, since_id=since_id, count=count, viewer_uid=request.viewer_uid
+            ),
+            limit,
         )
     except exceptions.UnknownList:
         raise not_found() from None

@@ -1,5 +1,6 @@
 """Timelines: home, a tag's, and the public (local) one. Pages come from the selectors (through the per-recipient
-policy) and are paged by ``Link`` headers on the entries' ids (a repost's own id, as Mastodon pages)."""
+policy) and are paged by ``Link`` headers on the entries' ids (a repost's own id, as Mastodon pages), with
+Mastodon's three cursors (``api.paging``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 from django.http import HttpRequest
 
 from api.entities.statuses import statuses
-from api.http import bool_param, endpoint, id_param, limit_param, not_found, paginated
+from api.http import bool_param, endpoint, limit_param, not_found, paginated
+from api.paging import above, read_page
 from timelines import exceptions, selectors, text
 from timelines.records import TimelineEntry
 
@@ -22,13 +24,12 @@ def home(request: HttpRequest) -> Any:
     viewer = request.viewer_uid  # type: ignore[attr-defined]
     limit = limit_param(request)
     try:
-        entries = selectors.get_status_messages(
-            uid=viewer,
-            timeline="home",
-            max_id=id_param(request, "max_id") or None,
-            # min_id is read as since_id: the newest page above it (the home has no oldest-first read).
-            since_id=id_param(request, "since_id") or id_param(request, "min_id") or None,
-            count=limit,
+        entries = read_page(
+            request,
+            lambda max_id, since_id, count: selectors.get_status_messages(
+                uid=viewer, timeline="home", max_id=max_id, since_id=since_id, count=count
+            ),
+            limit,
         )
     except exceptions.UnknownUser:
         raise not_found() from None
@@ -40,14 +41,15 @@ def tag(request: HttpRequest, name: str) -> Any:
     limit = limit_param(request)
     if not text.is_tag(text.normalize_tag(name.removeprefix("#"))):
         return _page(request, [], limit)
-    entries = selectors.get_tag_timeline(
-        tag=name,
-        count=limit,
-        max_id=id_param(request, "max_id") or None,
-        viewer_uid=request.viewer_uid,  # type: ignore[attr-defined]
+    viewer = request.viewer_uid  # type: ignore[attr-defined]
+    entries = read_page(
+        request,
+        lambda max_id, since_id, count: above(
+            selectors.get_tag_timeline(tag=name, count=count, max_id=max_id, viewer_uid=viewer), since_id
+        ),
+        limit,
     )
-    since = id_param(request, "since_id") or id_param(request, "min_id") or 0
-    return _page(request, [entry for entry in entries if entry.entry_id > since], limit)
+    return _page(request, entries, limit)
 
 
 @endpoint("GET", scopes={"GET": "read:statuses"}, auth="optional")
@@ -56,10 +58,12 @@ def public(request: HttpRequest) -> Any:
     limit = limit_param(request)
     if bool_param(request, "remote") or bool_param(request, "only_media"):
         return _page(request, [], limit)
-    entries = selectors.get_local_timeline(
-        count=limit,
-        max_id=id_param(request, "max_id") or None,
-        viewer_uid=request.viewer_uid,  # type: ignore[attr-defined]
+    viewer = request.viewer_uid  # type: ignore[attr-defined]
+    entries = read_page(
+        request,
+        lambda max_id, since_id, count: above(
+            selectors.get_local_timeline(count=count, max_id=max_id, viewer_uid=viewer), since_id
+        ),
+        limit,
     )
-    since = id_param(request, "since_id") or id_param(request, "min_id") or 0
-    return _page(request, [entry for entry in entries if entry.entry_id > since], limit)
+    return _page(request, entries, limit)

@@ -7,7 +7,7 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 
 - ``keys.users``: ``user:{42}``, ``users:``, ``user:id:``;
 - ``keys.statuses``: ``status:{9001}``, ``status:versions:{9001}``, ``status:id:``;
-- ``keys.timelines``: ``profile:{42}``, ``home:{42}``;
+- ``keys.timelines``: ``profile:{42}``, ``home:{42}``, ``home:marker:{42}``;
 - ``keys.graph``: ``followers:{42}``, ``following:{42}``;
 - ``keys.lists``: ``list:{7}``, ``lists:{42}``, ``list:in:{7}``, ``list:out:{99}``, ``list:statuses:{7}``,
   ``list:id:``;
@@ -66,7 +66,7 @@ from timelines.keys.reposts import home_reposts, list_reposts, reposters, user_r
 from timelines.keys.search import SEARCH_TAGS, SEARCH_USERS, search_shard, search_word
 from timelines.keys.statuses import STATUS_ID_COUNTER, status, status_versions
 from timelines.keys.tags import LOCAL_TIMELINE, TRENDING_HASH_TAG, tag_timeline, trending_bucket, trending_hour
-from timelines.keys.timelines import TIMELINES, home_timeline, profile_held, profile_timeline, timeline
+from timelines.keys.timelines import TIMELINES, home_marker, home_timeline, profile_held, profile_timeline, timeline
 from timelines.keys.users import USER_ID_COUNTER, USERS_BY_LOGIN, user
 
 __all__ = [
@@ -101,6 +101,7 @@ __all__ = [
     "followed_tags",
     "followers",
     "following",
+    "home_marker",
     "home_reposts",
     "home_timeline",
     "likers",

@@ -13,6 +13,10 @@ profile:held:{42}
                  time after which the set is complete (-inf: all of them). Made by the first copy of the
                  profile on one server (a cluster's copy reads the statuses instead); kept by every status
                  added to or removed from the profile.
+home:marker:{42} HASH  the home's read marker, where an app last stopped reading it (Mastodon's markers):
+                 last_read_id, version (counts the moves), updated (Unix time)
+                 > HGETALL home:marker:{42}
+                 last_read_id 9001  version 3  updated 1763800000.5
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ def profile_held(uid: int) -> str:
 
 def home_timeline(uid: int | str) -> str:
     return f"home:{{{uid}}}"
+
+
+def home_marker(uid: int) -> str:
+    return f"home:marker:{{{uid}}}"
 
 
 TIMELINES: dict[str, Callable[[int], str]] = {"home": home_timeline, "profile": profile_timeline}

@@ -46,6 +46,7 @@ from timelines.selectors.lists import (
     is_list_member,
 )
 from timelines.selectors.lookup import Found, is_lookup, look_up, with_found
+from timelines.selectors.markers import get_home_marker
 from timelines.selectors.moderation import ACCOUNT_STATES, account_states, get_uids_in_state
 from timelines.selectors.notifications import (
     Notification,
@@ -110,6 +111,7 @@ __all__ = [
     "get_following_flags",
     "get_following_ids",
     "get_header_counts",
+    "get_home_marker",
     "get_liked_statuses",
     "get_likers",
     "get_list_choices",

@@ -38,6 +38,7 @@ from timelines.services.lists import (
     rename_user_list,
     unfollow_user_list,
 )
+from timelines.services.markers import set_home_marker
 from timelines.services.notifications import (
     clear_notifications,
     dismiss_notification,
@@ -98,6 +99,7 @@ __all__ = [
     "repost_status",
     "request_refill",
     "send_message",
+    "set_home_marker",
     "set_private",
     "syndicate_status",
     "unblock_user",

@@ -158,6 +158,7 @@ def _own_keys(uid: int) -> list[str]:
         keys.profile_timeline(uid),
         keys.profile_held(uid),
         keys.home_timeline(uid),
+        keys.home_marker(uid),
         keys.home_reposts(uid),
         keys.user_reposts(uid),
         keys.likes_of(uid),

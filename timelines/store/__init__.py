@@ -2,13 +2,13 @@
 
 One module per concern, used as ``store.<module>.<function>``: ``users``, ``statuses``, ``timelines`` (one timeline
 ZSET), ``fanout`` (writes to many timelines at once), ``copies`` (an author's newest statuses into one timeline),
-``unfollows`` (an unfollow with what it takes out of a home), ``graph`` (id sets with counters: followers,
-following, list members), ``lists``, ``refill``, ``pubsub``, ``pulled`` (hybrid fan-out), ``conversations`` (replies
-and threads), ``messages`` (direct messages' conversations), ``likes``, ``bookmarks``, ``reposts``,
-``notifications``, ``privacy``, ``pages`` (a page of statuses for one viewer), ``tags``, ``search`` and ``profiles``
-(discovery and profile edits), ``moderation``, ``idle`` (last visits and idle-dropped timelines), ``stats`` (the
-dashboard's counters) and ``health`` (the servers' memory and keys); ``lua`` registers the scripts in ``scripts/``.
-``edits`` keeps the earlier versions of edited statuses (issue 19).
+``unfollows`` (an unfollow with what it takes out of a home), ``graph`` (id sets with counters: followers, following,
+list members), ``lists``, ``refill``, ``pubsub``, ``pulled`` (hybrid fan-out), ``conversations`` (replies and
+threads), ``markers`` (the home's read marker), ``messages`` (direct messages' conversations), ``likes``,
+``bookmarks``, ``reposts``, ``notifications``, ``privacy``, ``pages`` (a page of statuses for one viewer), ``tags``,
+``search`` and ``profiles`` (discovery and profile edits), ``moderation``, ``idle`` (last visits and idle-dropped
+timelines), ``stats`` (the dashboard's counters) and ``health`` (the servers' memory and keys); ``lua`` registers the
+scripts in ``scripts/``. ``edits`` keeps the earlier versions of edited statuses (issue 19).
 
 Functions here know keys and commands, not rules: services decide what to write and in which order, selectors
 decide what to read. Each function is one round trip (a command, a pipeline or a Lua script) unless its
@@ -33,6 +33,7 @@ from timelines.store import (
     idle,
     likes,
     lists,
+    markers,
     messages,
     moderation,
     notifications,
@@ -66,6 +67,7 @@ __all__ = [
     "idle",
     "likes",
     "lists",
+    "markers",
     "messages",
     "moderation",
     "notifications",
