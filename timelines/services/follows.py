@@ -130,14 +130,18 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     Removes every status of the former followee that can still be in the follower's home: all of the
     followee's statuses posted since the oldest entry of that home, not only their latest 1,000. If the home
     held any, a refill from the people still followed is queued and this returns at once. One round trip on
-    one server (``store.unfollows``, which also tells whether the followee is another server's account), then
-    the refill's enqueue and the event. Raises ``CannotFollowSelf`` or
+    one server (``store.unfollows``, which also tells whether the followee is another server's account, and
+    publishes the event), then the refill's enqueue when one is needed. Raises ``CannotFollowSelf`` or
     ``UnknownUser``.
     """
     if uid == other_uid:
         raise exceptions.CannotFollowSelf()
     # The users' existence is checked by the removal itself, which changes nothing for a missing user.
-    unfollowed = store.unfollows.unfollow(uid, other_uid)
+    # The follower's open live pages read their timelines again at once (relations.changed means that too): on one
+    # server the removal's script publishes the event after the write.
+    unfollowed = store.unfollows.unfollow(
+        uid, other_uid, event=(keys.STREAM_CHANNEL, events.relations_changed(uid=uid, other=other_uid))
+    )
     if unfollowed is None:
         raise exceptions.UnknownUser()
     if unfollowed.refill_run is not None:
@@ -146,7 +150,6 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     # federation check.
     if unfollowed.removed and unfollowed.has_domain is not False and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
-    if unfollowed.removed:
-        # The follower's open live pages read their timelines again at once (relations.changed means that too).
+    if unfollowed.removed and not unfollowed.published:
         publish(events.relations_changed(uid=uid, other=other_uid))
     return unfollowed.removed
