@@ -23,13 +23,16 @@ from typing import Any
 from asgiref.sync import sync_to_async
 
 from api.entities.conversations import conversation
-from api.streaming import NOTIFICATION, Origin, Prepared, UserStream, _sse
+from api.stream_transport import SSE, Transport
+from api.streaming import NOTIFICATION, Origin, Prepared, UserStream
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from timelines import events as timeline_events
 from timelines import exceptions, selectors
 
 
-def _conversation_event(uid: int, origin: Origin, conversation_id: int, status_id: int | None) -> bytes:
+def _conversation_event(
+    uid: int, origin: Origin, conversation_id: int, status_id: int | None, transport: Transport
+) -> Any:
     """The ``conversation`` event for a new message (``status_id``) or a conversation just read (None), or
     nothing (see the module docstring)."""
     try:
@@ -39,13 +42,14 @@ def _conversation_event(uid: int, origin: Origin, conversation_id: int, status_i
     if status_id is not None and (summary.last is None or summary.last.status.id != status_id):
         return b""
     shaped = conversation(origin, summary)  # type: ignore[arg-type]
-    return _sse("conversation", json.dumps(shaped, separators=(",", ":")))
+    return transport.frame("conversation", json.dumps(shaped, separators=(",", ":")))
 
 
 @dataclass
 class DirectEncoder:
     uid: int
     origin: Origin
+    transport: Transport = SSE
     keepalive: bytes = b":thump\n"
     subscription: Any = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -60,7 +64,7 @@ class DirectEncoder:
         async def relay() -> None:
             read = sync_to_async(_conversation_event, thread_sensitive=False)
             with contextlib.suppress(*UNAVAILABLE_ERRORS):
-                data = await read(self.uid, self.origin, conversation_id, status_id)
+                data = await read(self.uid, self.origin, conversation_id, status_id, self.transport)
                 if data:
                     self.subscription.offer(Prepared(data))
                     self.subscription.hub.flush()
@@ -69,7 +73,7 @@ class DirectEncoder:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def event(self, item: dict[str, Any]) -> bytes:
+    def event(self, item: dict[str, Any]) -> Any:
         kind = getattr(item, "type", None)
         try:
             if kind == NOTIFICATION:
@@ -78,7 +82,7 @@ class DirectEncoder:
             if (kind == timeline_events.MESSAGE_CREATED or edited) and int(item["uid"]) == self.uid:
                 self._announce(int(item["conversation"]), int(item["status"]["id"]))
             elif kind == timeline_events.MESSAGES_CHANGED and item.get("removed") is not None:
-                return _sse("delete", str(int(item["removed"])))
+                return self.transport.frame("delete", str(int(item["removed"])))
             elif kind == timeline_events.MESSAGES_CHANGED and item.get("read") is not None:
                 self._announce(int(item["read"]), None)
         except (KeyError, TypeError, ValueError):

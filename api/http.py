@@ -80,7 +80,7 @@ def _authenticate(request: HttpRequest, auth: Auth) -> AccessToken | None:
     if user is None or not user.is_active or user.uid is None:
         raise ApiError(401, INVALID_TOKEN)
     try:
-        suspended = selectors.get_user(uid=user.uid).suspended
+        suspended = selectors.get_user_suspended(uid=user.uid)
     except exceptions.UnknownUser:
         raise ApiError(401, INVALID_TOKEN) from None
     if suspended:

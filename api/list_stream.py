@@ -18,6 +18,7 @@ from urllib.parse import parse_qs
 from asgiref.sync import sync_to_async
 
 from api.errors import INVALID_TOKEN, NOT_FOUND
+from api.stream_transport import SSE, Transport
 from api.streaming import OPENING, SSE_HEADERS, MastodonEncoder, Origin, header, take_place, token_text, viewer
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import writer
@@ -44,7 +45,7 @@ def _owns(uid: int, list_id: int) -> bool:
         return False
 
 
-async def list_stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
+async def list_stream(scope: dict[str, Any], receive: Any, send: Any, transport: Transport = SSE) -> None:
     if scope["type"] != "http":
         return
     if scope["method"] not in ("GET", "HEAD"):
@@ -84,8 +85,9 @@ async def list_stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
             scope.get(RAW_SEND),
             taken=taken,
             list_id=list_id,
-            encoder=MastodonEncoder(uid, origin),
+            encoder=MastodonEncoder(uid, origin, transport=transport),
             opening=OPENING,
+            serve=transport.serve,
         )
     finally:
         await taken.release()

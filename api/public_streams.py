@@ -17,6 +17,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from api.errors import INVALID_TOKEN
+from api.stream_transport import SSE, Transport
 from api.streaming import (
     OPENING,
     SSE_HEADERS,
@@ -57,7 +58,7 @@ async def _viewer_state(uid: int) -> tuple[frozenset[int], Any]:
 
 
 def public_stream(*, hashtag: bool) -> Any:
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def app(scope: dict[str, Any], receive: Any, send: Any, transport: Transport = SSE) -> None:
         if scope["type"] != "http":
             return
         if scope["method"] not in ("GET", "HEAD"):
@@ -89,7 +90,9 @@ def public_stream(*, hashtag: bool) -> Any:
         if taken is None:
             return
         try:
-            await _serve(scope, receive, send, uid=uid, tag=tag, related=related, state=state, taken=taken)
+            await _serve(
+                scope, receive, send, uid=uid, tag=tag, related=related, state=state, taken=taken, transport=transport
+            )
         finally:
             await taken.release()
 
@@ -106,6 +109,7 @@ async def _serve(
     related: frozenset[int],
     state: Any,
     taken: Any,
+    transport: Transport,
 ) -> None:
     """The stream itself, once its place is taken."""
     chooser = policy.get_policy()
@@ -133,7 +137,7 @@ async def _serve(
     )
     origin = Origin(f"{scope.get('scheme', 'http')}://{header(scope, b'host') or 'localhost'}", uid)
 
-    encoder = MastodonEncoder(uid or 0, origin)
+    encoder = MastodonEncoder(uid or 0, origin, transport=transport)
     encoder.attach(subscription)  # the person's flags on edits come back as ready events
 
     async def preamble() -> list[bytes]:
@@ -152,7 +156,7 @@ async def _serve(
         else None
     )
     try:
-        await writer.serve(
+        await transport.serve(
             send,
             receive,
             hub=hub,

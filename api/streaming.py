@@ -32,6 +32,7 @@ from api.entities.notifications import notifications as notifications_entity
 from api.entities.statuses import streamed_status
 from api.errors import INVALID_TOKEN
 from api.stream_flags import InOrder, needs_flags
+from api.stream_transport import SSE, Transport
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 from streaming import events, places
 from streaming.flow import RAW_SEND
@@ -63,10 +64,6 @@ class Origin:
         return self.base + path
 
 
-def _sse(event: str, data: str) -> bytes:
-    return f"event: {event}\ndata: {data}\n\n".encode()
-
-
 NOTIFICATION = "api.notification"
 # Notifications looked at when one is announced: a burst of several is sent whole.
 NOTIFICATIONS_READ = 10
@@ -83,9 +80,9 @@ class Prepared(dict[str, Any]):
         self.type = NOTIFICATION
 
 
-def _new_notifications(uid: int, origin: Origin, since: float, sent: set[int]) -> list[bytes]:
-    """The person's notifications made since the stream opened and not sent yet, oldest first, as SSE bytes
-    (read and shaped in a thread: a stream must not wait on a read)."""
+def _new_notifications(uid: int, origin: Origin, since: float, sent: set[int], transport: Transport) -> list[Any]:
+    """The person's notifications made since the stream opened and not sent yet, oldest first, framed for
+    ``transport`` (read and shaped in a thread: a stream must not wait on a read)."""
     items = [
         item
         for item in selectors.get_notifications(uid=uid, count=NOTIFICATIONS_READ)
@@ -93,13 +90,14 @@ def _new_notifications(uid: int, origin: Origin, since: float, sent: set[int]) -
     ]
     shaped = notifications_entity(origin, list(reversed(items)))  # type: ignore[arg-type]
     sent.update(item.id for item in items)
-    return [_sse("notification", json.dumps(body, separators=(",", ":"))) for body in shaped]
+    return [transport.frame("notification", json.dumps(body, separators=(",", ":"))) for body in shaped]
 
 
 @dataclass
 class MastodonEncoder:
-    """The bytes of one person's ``user`` stream: statuses as Mastodon's JSON, each shaped once per event and
-    shared by every stream of the process."""
+    """A hub event as the Mastodon event one person's stream sends (``event``), framed by the stream's
+    ``transport``: statuses as Mastodon's JSON, each shaped once per event and shared by every stream of the
+    process (framed once per transport key)."""
 
     uid: int
     origin: Origin
@@ -111,11 +109,13 @@ class MastodonEncoder:
     subscription: Any = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     in_order: InOrder | None = None
+    transport: Transport = SSE
+    _keys: dict[str, str] = field(default_factory=dict)  # the cache keys of this stream's frames, by event name
 
     def __post_init__(self) -> None:
         if self.uid:
             # The person's own flags on reposts and edits (api.stream_flags); an anonymous stream has none.
-            self.in_order = InOrder(self.uid, self.origin, _sse, Prepared)
+            self.in_order = InOrder(self.uid, self.origin, self.transport.frame, Prepared)
 
     def attach(self, subscription: Any) -> None:
         self.subscription = subscription
@@ -136,7 +136,7 @@ class MastodonEncoder:
         async def relay() -> None:
             read = sync_to_async(_new_notifications, thread_sensitive=False)
             with contextlib.suppress(*UNAVAILABLE_ERRORS):
-                for data in await read(self.uid, self.origin, self.opened - 1, self.sent):
+                for data in await read(self.uid, self.origin, self.opened - 1, self.sent, self.transport):
                     self.subscription.offer(Prepared(data))
                 self.subscription.hub.flush()
 
@@ -144,7 +144,9 @@ class MastodonEncoder:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def event(self, item: dict[str, Any]) -> bytes:
+    def event(self, item: dict[str, Any]) -> Any:
+        """The frame of ``item`` for this stream, or ``b""`` to send nothing (now: a status waiting for the
+        person's flags, and a notification being read, come back as ``Prepared`` events)."""
         kind = getattr(item, "type", timeline_events.STATUS_CREATED)
         try:
             if kind == NOTIFICATION:
@@ -162,7 +164,7 @@ class MastodonEncoder:
             if events.is_delivery(item):
                 # The ``user`` stream: what the delivery wrote to the person's home.
                 if item.kind == timeline_events.DELETE:
-                    return self._after_waiting(_sse("delete", str(int(item["id"]))))
+                    return self._after_waiting(self._deletion(item))
                 if item.kind != timeline_events.POST:
                     return b""  # a reset: Mastodon's stream has no such event
                 name = "update"
@@ -170,7 +172,7 @@ class MastodonEncoder:
                 # The statuses themselves: the public streams (``api.public_streams``), and on the user stream the
                 # deletions and the edits of what it was sent (``streaming.live``).
                 if events.is_deletion(item):
-                    return self._after_waiting(_sse("delete", str(int(item["id"]))))
+                    return self._after_waiting(self._deletion(item))
                 # An edit is Mastodon's ``status.update``: the status again, with ``edited_at``.
                 edited = getattr(item, "type", None) == timeline_events.STATUS_UPDATED
                 name = "status.update" if edited else "update"
@@ -185,13 +187,37 @@ class MastodonEncoder:
             logger.warning("Skipped a malformed stream event %s.", item.get("id"))
             return b""
 
-    def _update(self, item: dict[str, Any], name: str) -> bytes:
+    def _update(self, item: dict[str, Any], name: str) -> Any:
+        cache = getattr(item, "cache", None)
+        if cache is None:
+            return self._frame_status(item, name)
+        # The status's JSON once per event and origin; its frame once per transport (SSE, each WebSocket stream).
+        # The key is a string made once per stream and name: a string keeps its hash, a tuple hashes each time.
+        key = self._keys.get(name)
+        if key is None:
+            key = self._keys[name] = repr(("mastodon", self.origin.base, name, self.transport.key))
+        if key not in cache:
+            cache[key] = self._frame_status(item, name)
+        return cache[key]
+
+    def _frame_status(self, item: dict[str, Any], name: str) -> Any:
         cache = getattr(item, "cache", None)
         key = ("mastodon", self.origin.base)
         if cache is not None and key in cache:
+            text = cache[key]
+        else:
+            shaped = streamed_status(self.origin, entry_of(item))  # type: ignore[arg-type]
+            text = json.dumps(shaped, separators=(",", ":")) if shaped is not None else None
+            if cache is not None:
+                cache[key] = text
+        return self.transport.frame(name, text) if text is not None else b""
+
+    def _deletion(self, item: dict[str, Any]) -> Any:
+        cache = getattr(item, "cache", None)
+        key = ("mastodon.delete", self.transport.key)
+        if cache is not None and key in cache:
             return cache[key]
-        shaped = streamed_status(self.origin, entry_of(item))  # type: ignore[arg-type]
-        data = _sse(name, json.dumps(shaped, separators=(",", ":"))) if shaped is not None else b""
+        data = self.transport.frame("delete", str(int(item["id"])))
         if cache is not None:
             cache[key] = data
         return data
@@ -225,7 +251,7 @@ def viewer(raw: str) -> tuple[int | None, str]:
     if not scope_rules.grants(token.scope_list, "read:statuses"):
         return None, "This action is outside the authorized scopes"
     try:
-        if selectors.get_user(uid=token.user.uid).suspended:
+        if selectors.get_user_suspended(uid=token.user.uid):
             return None, "Your login is currently disabled"
     except exceptions.UnknownUser:
         return None, INVALID_TOKEN
@@ -244,20 +270,23 @@ async def take_place(scope: dict[str, Any], send: Any) -> places.Places | None:
     return None
 
 
-def _user_encoder(uid: int, origin: Origin) -> Any:
-    return MastodonEncoder(uid, origin, notifications=True)
+def _user_encoder(uid: int, origin: Origin, transport: Transport) -> Any:
+    return MastodonEncoder(uid, origin, notifications=True, transport=transport)
 
 
 class UserStream(LivePage):
     """``GET /api/v1/streaming/user`` (home and notifications), and with ``posts=False``
     ``/api/v1/streaming/user/notification`` (notifications only). ``encoder`` makes the stream's encoder for its
-    person and origin: another framing of the same person's notices (``api.direct_stream``)."""
+    person, origin and transport: another framing of the same person's notices (``api.direct_stream``). A
+    WebSocket subscription runs it with its own ``transport`` (``api.websocket_streams``)."""
 
-    def __init__(self, *, posts: bool = True, encoder: Callable[[int, Origin], Any] = _user_encoder) -> None:
+    def __init__(
+        self, *, posts: bool = True, encoder: Callable[[int, Origin, Transport], Any] = _user_encoder
+    ) -> None:
         super().__init__(posts=posts)
         self.make_encoder = encoder
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any, transport: Transport = SSE) -> None:
         if scope["type"] != "http":
             return
         if scope["method"] not in ("GET", "HEAD"):
@@ -292,8 +321,9 @@ class UserStream(LivePage):
                 send,
                 scope.get(RAW_SEND),
                 taken=taken,
-                encoder=self.make_encoder(uid, origin),
+                encoder=self.make_encoder(uid, origin, transport),
                 opening=OPENING,
+                serve=transport.serve,
             )
         finally:
             await taken.release()

@@ -3,9 +3,10 @@
 and ``hashtag:local`` with ``"tag"``, ``list`` with ``"list"``, ``direct``) and ended with ``unsubscribe``; each
 event arrives as ``{"stream": ["user"], "event": "update", "payload": "<the Status as a JSON string>"}``.
 
-Every subscription runs the matching server-sent-events stream (``api.streaming``, ``api.public_streams``) and
-passes its events on: the same authentication, subscription, policy and cut-offs, never a second
-implementation. Everything sent leaves through one bounded queue per connection, written out while the client reads
+Every subscription runs the matching stream (``api.streaming``, ``api.public_streams``, ...) with the WebSocket as
+its transport (``api.websocket_streams``): the same authentication, subscription, policy, encoder and cut-offs as
+its server-sent events, never a second implementation, and each event's message is put on the connection straight
+from the hub. Everything sent leaves through one bounded queue per connection, written out while the client reads
 (``api.websocket_flow``): a client that stops reading is closed with 1013 rather than grow the server. The token
 comes by ``Authorization`` header, ``?access_token=`` or ``Sec-WebSocket-Protocol``
 (the protocol is then accepted back, as Mastodon does); a bad one closes the handshake.
@@ -18,7 +19,6 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
@@ -29,7 +29,8 @@ from api.errors import INVALID_TOKEN
 from api.list_stream import list_stream
 from api.public_streams import hashtag, public
 from api.streaming import header, notification_stream, token_text, user_stream, viewer
-from api.websocket_flow import TRY_AGAIN_LATER, Outbox, websocket_flow_for
+from api.websocket_flow import TRY_AGAIN_LATER, Message, Outbox, websocket_flow_for
+from api.websocket_streams import WebSocketTransport
 from socialsite.redis_client import UNAVAILABLE_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -48,8 +49,6 @@ STREAMS: dict[str, Callable[..., Any]] = {
 }
 MAX_SUBSCRIPTIONS = 20
 MAX_MESSAGE_BYTES = 4096
-# Events framed lately, by stream and bytes: every client of an event gets the same (a burst is a few hundred).
-FRAMED_CACHE_SIZE = 512
 
 
 def _token(scope: dict[str, Any]) -> tuple[str | None, bool]:
@@ -72,10 +71,11 @@ class Connection:
         self.closing: asyncio.Task[None] | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.send_text(json.dumps(message, separators=(",", ":")))
+        self.put(Message(json.dumps(message, separators=(",", ":"))))
 
-    async def send_text(self, text: str) -> None:
-        if not self.outbox.put(text) and self.closing is None:
+    def put(self, message: Message, defer: Callable[[Callable[[], None]], None] | None = None) -> None:
+        """Send ``message`` (see ``Outbox.put``); a connection that cannot take it is cut off."""
+        if not self.outbox.put(message, defer) and self.closing is None:
             # The client stopped reading: its streams end now, and the connection closes (or is aborted).
             self.closing = asyncio.ensure_future(self.cut_off())
 
@@ -115,7 +115,8 @@ class Connection:
         if kind == "unsubscribe":
             await self.stop(key)
             return
-        if key in self.streams:
+        running = self.streams.get(key)
+        if running is not None and not running[0].done():
             return
         if len(self.streams) >= MAX_SUBSCRIPTIONS:
             await self.error("Too many subscriptions", 429)
@@ -125,7 +126,7 @@ class Connection:
             query, names = urlencode({"list": str(chosen)}), [stream, str(chosen)]
         else:
             query, names = (urlencode({"tag": tag}) if tag is not None else ""), [stream, *([tag] if tag else [])]
-        task = asyncio.ensure_future(self.relay(STREAMS[stream], names, query, stop))
+        task = asyncio.ensure_future(WebSocketTransport(self, names, stop).run(STREAMS[stream], query))
         self.streams[key] = (task, stop)
 
     async def stop(self, key: tuple[str, ...]) -> None:
@@ -139,81 +140,6 @@ class Connection:
     async def close(self) -> None:
         for key in list(self.streams):
             await self.stop(key)
-
-    async def relay(self, app: Any, names: list[str], query: str, stop: asyncio.Event) -> None:
-        """Run the stream's server-sent-events app and pass each of its events on as a WebSocket message."""
-        scope = {
-            "type": "http",
-            "method": "GET",
-            "scheme": "https" if self.scope.get("scheme") in ("wss", "https") else "http",
-            "path": "/api/v1/streaming",
-            # The WebSocket's client: each of its streams takes a place of that address, as any stream does.
-            "client": self.scope.get("client"),
-            "query_string": query.encode(),
-            "headers": [
-                (b"authorization", f"Bearer {self.token}".encode()),
-                (b"host", header(self.scope, b"host").encode()),
-            ],
-        }
-        state: dict[str, Any] = {"status": 200, "buffer": b"", "event": {}}
-
-        async def receive() -> dict[str, Any]:
-            await stop.wait()
-            return {"type": "http.disconnect"}
-
-        async def send(message: dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                state["status"] = int(message["status"])
-                return
-            body = message.get("body", b"")
-            if state["status"] != 200:
-                with contextlib.suppress(ValueError, AttributeError):
-                    await self.error(json.loads(body).get("error", "Error"), state["status"])
-                return
-            await self.frames(body, names, state)
-
-        try:
-            await app(scope, receive, send)
-        except UNAVAILABLE_ERRORS:
-            await self.error("The stream is unavailable right now", 503)
-
-    async def frames(self, body: bytes, names: list[str], state: dict[str, Any]) -> None:
-        if not state["buffer"] and not state["event"] and body.endswith(b"\n\n"):
-            # Whole events, as the streams write them: the same bytes go to every client of an event, so their
-            # messages are made once per process (``_framed``) rather than parsed and encoded for each.
-            for text in _framed(tuple(names), body):
-                await self.send_text(text)
-            return
-        *lines, state["buffer"] = (state["buffer"] + body).split(b"\n")
-        for line in lines:
-            text = line.decode("utf-8", "replace")
-            if text.startswith(":"):
-                continue
-            if text == "":
-                event = state["event"]
-                state["event"] = {}
-                if "event" in event:
-                    await self.send({"stream": names, "event": event["event"], "payload": event.get("data", "")})
-                continue
-            name, _, value = text.partition(": ")
-            state["event"][name] = value
-
-
-@lru_cache(maxsize=FRAMED_CACHE_SIZE)
-def _framed(names: tuple[str, ...], body: bytes) -> tuple[str, ...]:
-    """The WebSocket messages of whole server-sent events ``body`` of the stream ``names``, in order."""
-    messages = []
-    for block in body.split(b"\n\n"):
-        event: dict[str, str] = {}
-        for line in block.split(b"\n"):
-            text = line.decode("utf-8", "replace")
-            if text and not text.startswith(":"):
-                name, _, value = text.partition(": ")
-                event[name] = value
-        if "event" in event:
-            message = {"stream": list(names), "event": event["event"], "payload": event.get("data", "")}
-            messages.append(json.dumps(message, separators=(",", ":")))
-    return tuple(messages)
 
 
 async def websocket_stream(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -10,7 +10,11 @@ fill. Here, as ``streaming.flow`` does for server-sent events:
   wait unsent and resumes it once they drained into the kernel, whose send buffer is capped
   (``STREAMING_SEND_BUFFER_BYTES``, ``SO_SNDBUF``);
 - ``Outbox`` is the connection's one queue of outgoing messages, bounded by ``STREAMING_QUEUE_SIZE`` messages and
-  ``STREAMING_WEBSOCKET_BUFFER_BYTES`` bytes, written out by one task only while the flow is not paused.
+  ``STREAMING_WEBSOCKET_BUFFER_BYTES`` bytes, written out by one task only while the flow is not paused. While
+  nothing waits in it and the client reads, a message is written at once, in the hub's pass that made it: its
+  frame (``Message.wire``, made once per event for every client, as autobahn's ``PreparedMessage`` makes a
+  broadcast's) goes straight to the socket, as ``streaming.flow`` writes server-sent events, or through
+  autobahn where it holds frames of its own or compresses.
 
 A message that would pass either bound cuts the connection off: the queue is dropped, the connection's streams
 end (their hub subscriptions go), a close frame (1013, "try again later") is queued behind what Twisted holds, and
@@ -29,26 +33,44 @@ import collections
 import contextlib
 import functools
 import logging
-import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from autobahn.websocket.protocol import PreparedMessage
 from django.conf import settings
 from twisted.internet.interfaces import IPushProducer
 from zope.interface import implementer
 
-from streaming.flow import NoFlow
+from streaming.flow import NoFlow, plain_socket, write_through
 
 logger = logging.getLogger(__name__)
 
 TRY_AGAIN_LATER = 1013  # RFC 6455's "Try Again Later" close code
 
 
+class Message:
+    """One outgoing text message: its text (for an ASGI ``send``), its UTF-8 payload and its whole frame as written
+    on the wire (unmasked, one frame: the same bytes for every client it goes to)."""
+
+    __slots__ = ("payload", "text", "wire")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.payload = text.encode()
+        self.wire: bytes = PreparedMessage(self.payload, False, False, True).payloadHybi
+
+    def __len__(self) -> int:
+        return len(self.wire)
+
+
 @implementer(IPushProducer)
 class WebSocketFlow:
     """The push producer of one daphne WebSocket's transport: paused while the client is not reading."""
 
+    direct = True  # ``write`` sends a message now (NoFlow: through the ASGI ``send``)
+
     def __init__(self, protocol: Any, send_buffer_bytes: int | None) -> None:
+        self.protocol = protocol
         self.transport = protocol.transport
         self._writable = asyncio.Event()
         self._writable.set()
@@ -58,10 +80,21 @@ class WebSocketFlow:
             # The HTTP channel the connection was upgraded from stays registered, though it no longer serves it.
             self.transport.unregisterProducer()
         self.transport.registerProducer(self, True)
-        handle = self.transport.getHandle() if hasattr(self.transport, "getHandle") else None
-        if isinstance(handle, socket.socket) and send_buffer_bytes:
-            with contextlib.suppress(OSError):
-                handle.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer_bytes)
+        self._socket = plain_socket(self.transport, send_buffer_bytes)
+
+    def write(self, messages: list[Message]) -> None:
+        """Send ``messages`` now, in order (the caller checked ``writable``): their frames straight to the connection,
+        in one write, while autobahn has nothing of its own queued and compresses nothing, else through autobahn's
+        ``sendMessage``."""
+        protocol = self.protocol
+        if self.lost or protocol.state != protocol.STATE_OPEN:
+            return  # closing or closed: autobahn would refuse them too
+        if getattr(protocol, "_perMessageCompress", None) is None and not getattr(protocol, "send_queue", None):
+            data = messages[0].wire if len(messages) == 1 else b"".join(message.wire for message in messages)
+            write_through(self.transport, self._socket, data)
+        else:
+            for message in messages:
+                protocol.sendMessage(message.payload, False)
 
     def pauseProducing(self) -> None:
         self._writable.clear()
@@ -121,7 +154,10 @@ class Outbox:
     def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], flow: WebSocketFlow | NoFlow) -> None:
         self.send = send
         self.flow = flow
-        self.waiting: collections.deque[str] = collections.deque()
+        self.waiting: collections.deque[Message] = collections.deque()
+        # Accepted during the hub's current pass, written at its end (``flush``): never counted against the bounds,
+        # as they are written whatever the client does.
+        self.pending: list[Message] = []
         self.size = 0
         self.ready = asyncio.Event()
         self.ended = asyncio.Event()
@@ -132,20 +168,37 @@ class Outbox:
     def cut_off(self) -> bool:
         return self.ended.is_set()
 
-    def put(self, text: str) -> bool:
-        """Queue ``text``; False (and the outbox ends) when that would pass a bound, or once it has ended."""
+    def put(self, message: Message, defer: Callable[[Callable[[], None]], None] | None = None) -> bool:
+        """Send ``message`` now if nothing waits and the client reads (with ``defer``, the hub's ``defer_flush``:
+        at the end of the hub's pass, with the pass's other messages, in one write), else queue it; False (and the
+        outbox ends) when queueing would pass a bound, or once it has ended."""
         if self.ended.is_set():
             return False
-        if len(self.waiting) >= self.max_messages or self.size + len(text) > self.max_bytes:
+        if not self.waiting and self.flow.direct and self.flow.writable():
+            if defer is None:
+                self.pending.append(message)
+                self.flush()
+            else:
+                if not self.pending:
+                    defer(self.flush)
+                self.pending.append(message)
+            return True
+        if len(self.waiting) >= self.max_messages or self.size + len(message) > self.max_bytes:
             self.waiting.clear()
             self.size = 0
             self.ended.set()
             self.ready.set()
             return False
-        self.waiting.append(text)
-        self.size += len(text)
+        self.waiting.append(message)
+        self.size += len(message)
         self.ready.set()
         return True
+
+    def flush(self) -> None:
+        """Write what ``put`` accepted during the hub's pass."""
+        if self.pending:
+            messages, self.pending = self.pending, []
+            self.flow.write(messages)  # type: ignore[union-attr]
 
     async def run(self) -> None:
         """Write the queue out in order, each message once the client reads; until the outbox ends."""
@@ -157,9 +210,12 @@ class Outbox:
             await self.flow.wait_writable(self.ended)
             if self.ended.is_set() or self.flow.lost:
                 return
-            text = self.waiting.popleft()
-            self.size -= len(text)
-            await self.send({"type": "websocket.send", "text": text})
+            message = self.waiting.popleft()
+            self.size -= len(message)
+            if self.flow.direct:
+                self.flow.write([message])  # type: ignore[union-attr]
+            else:
+                await self.send({"type": "websocket.send", "text": message.text})
 
     async def close(self, code: int) -> None:
         """After a cut-off: ask for the close (its frame waits behind what Twisted holds) and abort it later."""

@@ -200,14 +200,18 @@ def take(request: HttpRequest, *names: str) -> Attempt:
         key = f"{KEY_PREFIX}:{name}:{window}:{digest}"
         reset_at = (window + 1) * period + offset
         timeout = math.ceil(reset_at - now) + EXPIRY_GRACE_SECONDS
-        # SET NX then INCR: the first request of a window creates the counter with its expiry. With Redis down
-        # the cache raises redis' ConnectionError and the site's 503 page answers: nothing gets by unlimited.
-        cache.add(key, 0, timeout=timeout)
+        # INCR of an existing counter (one round trip: every request but a window's first); the window's first
+        # request finds none and creates it with its expiry (SET NX, then INCR). With Redis down the cache raises
+        # redis' ConnectionError and the site's 503 page answers: nothing gets by unlimited.
         try:
             used = cache.incr(key)
-        except ValueError:  # evicted between the two commands: start the window again
-            cache.add(key, 1, timeout=timeout)
-            used = 1
+        except ValueError:
+            cache.add(key, 0, timeout=timeout)
+            try:
+                used = cache.incr(key)
+            except ValueError:  # evicted between the two commands: start the window again
+                cache.add(key, 1, timeout=timeout)
+                used = 1
         attempt.keys.append(key)
         attempt.verdicts.append(Verdict(name=name, limit=count, count=used, reset_at=reset_at))
     if attempt.refused is not None:

@@ -102,19 +102,7 @@ class DaphneFlow:
         self.lost = False
         self._abort: asyncio.TimerHandle | None = None
         request.registerProducer(self, True)
-        handle = self.transport.getHandle() if hasattr(self.transport, "getHandle") else None
-        self._socket = handle if isinstance(handle, socket.socket) else None
-        if self._socket is not None and send_buffer_bytes:
-            with contextlib.suppress(OSError):
-                self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer_bytes)
-        # Straight to the socket only on a plain connection whose buffers are the ones this code reads (Twisted's
-        # FileDescriptor: dataBuffer and _tempDataLen, both empty when nothing waits to be sent).
-        self._plain = (
-            self._socket is not None
-            and getattr(self.transport, "TLS", True) is False
-            and hasattr(self.transport, "_tempDataLen")
-            and hasattr(self.transport, "dataBuffer")
-        )
+        self._socket = plain_socket(self.transport, send_buffer_bytes)
         self.direct = True
 
     def write(self, data: bytes) -> None:
@@ -124,23 +112,7 @@ class DaphneFlow:
             return
         if self.request.chunked:
             data = b"%x\r\n%b\r\n" % (len(data), data)
-        transport = self.transport
-        if (
-            self._plain
-            and transport.connected
-            and not transport.disconnecting
-            and not transport._tempDataLen
-            and not transport.dataBuffer
-        ):
-            try:
-                sent = self._socket.send(data)  # type: ignore[union-attr]
-            except OSError:
-                # Would block, or the connection is failing: the transport buffers it, or finds the loss itself.
-                sent = 0
-            if sent == len(data):
-                return
-            data = data[sent:]
-        transport.write(data)
+        write_through(self.transport, self._socket, data)
 
     # IPushProducer, called by Twisted on the event loop's thread.
 
@@ -194,6 +166,46 @@ class DaphneFlow:
         if getattr(self.request, "producer", None) is self:
             with contextlib.suppress(Exception):
                 self.request.unregisterProducer()
+
+
+def plain_socket(transport: Any, send_buffer_bytes: int | None) -> socket.socket | None:
+    """The socket of a Twisted ``transport`` that ``write_through`` may write to straight (its send buffer capped at
+    ``send_buffer_bytes``), or None: only a plain connection whose buffers are the ones this code reads (Twisted's
+    FileDescriptor: ``dataBuffer`` and ``_tempDataLen``, both empty when nothing waits to be sent), not TLS."""
+    handle = transport.getHandle() if hasattr(transport, "getHandle") else None
+    if not isinstance(handle, socket.socket):
+        return None
+    if send_buffer_bytes:
+        with contextlib.suppress(OSError):
+            handle.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer_bytes)
+    plain = (
+        getattr(transport, "TLS", True) is False
+        and hasattr(transport, "_tempDataLen")
+        and hasattr(transport, "dataBuffer")
+    )
+    return handle if plain else None
+
+
+def write_through(transport: Any, sock: socket.socket | None, data: bytes) -> None:
+    """Write ``data`` to the connection: to ``sock`` (``plain_socket``) at once when the transport holds nothing
+    before it, else (and whatever the kernel did not take) through the transport, which buffers it and pauses its
+    producer past 64 KiB."""
+    if (
+        sock is not None
+        and transport.connected
+        and not transport.disconnecting
+        and not transport._tempDataLen
+        and not transport.dataBuffer
+    ):
+        try:
+            sent = sock.send(data)
+        except OSError:
+            # Would block, or the connection is failing: the transport buffers it, or finds the loss itself.
+            sent = 0
+        if sent == len(data):
+            return
+        data = data[sent:]
+    transport.write(data)
 
 
 RAW_SEND = "streaming.raw_send"

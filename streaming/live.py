@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -176,13 +177,15 @@ class LivePage:
         opening: bytes | None = None,
         resynced: bool = False,
         rendered: dict[int, int] | None = None,
+        serve: Callable[..., Awaitable[None]] | None = None,
     ) -> None:
         """Stream ``uid``'s live events: their home's deliveries, or with ``list_id`` those of that list (which the
         caller checked is theirs). ``encoder`` and ``opening`` (sent instead of the page's retry hint and
         catch-up) let another framing reuse the same subscription and flow control: the client API's ``user``
         stream (``api.streaming``), whose encoder ignores snapshots. ``resynced``: the browser reconnected, and
         gets its page's content as a reload shows it (``streaming.live_reads``) instead of a catch-up. ``rendered``:
-        what the page was rendered with (``live_params.rendered``), compared on the first connect."""
+        what the page was rendered with (``live_params.rendered``), compared on the first connect. ``serve``
+        carries the stream to its client (``writer.serve``, the default; the client API's WebSocket has its own)."""
         timeline = matching.list_key(list_id) if list_id is not None else matching.home_key(uid)
         path = f"/lists/{list_id}" if list_id is not None else "/"
         encoder = encoder or LiveEncoder(uid, self.posts, conversation=conversation, path=path)
@@ -364,7 +367,7 @@ class LivePage:
                 if taken is not None:
                     group.create_task(taken.keep())
 
-        await writer.serve(
+        await (serve or writer.serve)(
             send,
             receive,
             hub=hub,

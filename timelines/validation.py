@@ -169,13 +169,13 @@ def clean_query(query: str) -> str:
     return query
 
 
-def clean_message(message: str, *, allow_empty: bool = False) -> str:
+def clean_message(message: str, *, allow_empty: bool = False, max_length: int = limits.MAX_MESSAGE_LENGTH) -> str:
     """The message as it will be stored: NFC-normalised, newlines unified, control characters dropped, and
     invisible characters at either end stripped.
 
     Raises ``InvalidMessage`` when nothing visible is left (unless ``allow_empty``: a post of images alone) or
-    it is longer than ``MAX_MESSAGE_LENGTH`` characters (counted as typed: links and mentions count for what
-    they are).
+    it is longer than ``max_length`` characters (``MAX_MESSAGE_LENGTH`` unless another server's post is edited;
+    counted as typed: links and mentions count for what they are).
     """
     if not isinstance(message, str):
         raise exceptions.InvalidMessage()
@@ -183,7 +183,7 @@ def clean_message(message: str, *, allow_empty: bool = False) -> str:
     message = strip_invisible(_drop_controls(message, keep="\n\t"))
     if not message and not allow_empty:
         raise exceptions.InvalidMessage(exceptions.EMPTY_MESSAGE)
-    if len(message) > limits.MAX_MESSAGE_LENGTH:
+    if len(message) > max_length:
         raise exceptions.InvalidMessage(exceptions.MESSAGE_TOO_LONG)
     return message
 

@@ -29,7 +29,17 @@ def _people(entries: Sequence[TimelineEntry]) -> dict[int, User]:
     return {user.id: user for user in selectors.get_users(uids=wanted)} if wanted else {}
 
 
-def _status(request: HttpRequest, status: Status, author: User, entry: TimelineEntry) -> dict[str, Any]:
+def _account(request: HttpRequest, user: User, accounts: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """``user``'s Account, shaped once per page however many of its statuses name them (the dict is shared)."""
+    shaped = accounts.get(user.id)
+    if shaped is None:
+        shaped = accounts[user.id] = account(request, user)
+    return shaped
+
+
+def _status(
+    request: HttpRequest, status: Status, author: User, entry: TimelineEntry, accounts: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
     # Another server's post keeps the URI and URL its server gave it (federation stores them with it).
     url = status.extra.get("url") or status_page(request, status.login, status.id)
     return {
@@ -38,7 +48,7 @@ def _status(request: HttpRequest, status: Status, author: User, entry: TimelineE
         "url": url,
         "created_at": iso(status.posted),
         "edited_at": iso(status.edited_at) if status.edited_at is not None else None,
-        "account": account(request, author),
+        "account": _account(request, author, accounts),
         "content": html(request, status.message, status.mention_logins),
         "text": None,
         "visibility": visibility.of_status(status),
@@ -70,11 +80,17 @@ def _status(request: HttpRequest, status: Status, author: User, entry: TimelineE
     }
 
 
-def _entry(request: HttpRequest, entry: TimelineEntry, people: dict[int, User]) -> dict[str, Any] | None:
+def _entry(
+    request: HttpRequest,
+    entry: TimelineEntry,
+    people: dict[int, User],
+    accounts: dict[int, dict[str, Any]] | None = None,
+) -> dict[str, Any] | None:
+    accounts = {} if accounts is None else accounts
     author = people.get(entry.status.uid)
     if author is None:
         return None
-    shown = _status(request, entry.status, author, entry)
+    shown = _status(request, entry.status, author, entry, accounts)
     if entry.reposted_by is None or entry.repost_id is None:
         return shown
     reposter = people.get(entry.reposted_by.id)
@@ -88,7 +104,7 @@ def _entry(request: HttpRequest, entry: TimelineEntry, people: dict[int, User]) 
         "uri": uris.status_uri(reposter.login, entry.repost_id),
         "url": url,
         "created_at": iso(posted),
-        "account": account(request, reposter),
+        "account": _account(request, reposter, accounts),
         "content": "",
         "mentions": [],
         "tags": [],
@@ -104,7 +120,8 @@ def _entry(request: HttpRequest, entry: TimelineEntry, people: dict[int, User]) 
 def statuses(request: HttpRequest, entries: Sequence[TimelineEntry]) -> list[dict[str, Any]]:
     """The Status of each entry, in order (entries whose author is gone are left out)."""
     people = _people(entries)
-    shaped = (_entry(request, entry, people) for entry in entries)
+    accounts: dict[int, dict[str, Any]] = {}
+    shaped = (_entry(request, entry, people, accounts) for entry in entries)
     return [item for item in shaped if item is not None]
 
 

@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.test import Client
 
+from api import oauth
 from api.models import AccessToken, Application
 from api.tests.helpers import PASSWORD, REDIRECT, Api, authorize, person, register_app, token_for
 
@@ -276,3 +277,31 @@ def test_settings_list_the_authorized_apps_and_revoke_ends_their_tokens():
     assert "You have not authorized any app." in answer.content.decode()
     assert Api(ada_token).get("/api/v1/accounts/verify_credentials").status_code == 401
     assert Api(bob_token).get("/api/v1/accounts/verify_credentials").status_code == 200
+
+
+def test_a_token_is_read_back_with_its_person_as_stored_and_ends_with_them():
+    """``find_token`` reads the token and its person in one SQL read: the same records the ORM gives, a person made
+    inactive is refused on the very next call, and a deleted person's token stops working."""
+    who = person("tess")
+    raw = token_for("tess")
+    found = oauth.find_token(raw)
+    stored = AccessToken.objects.select_related("user").get(pk=found.pk)
+    assert (found.digest, found.scopes, found.created, found.revoked) == (
+        stored.digest,
+        stored.scopes,
+        stored.created,
+        stored.revoked,
+    )
+    assert (found.user.pk, found.user.uid, found.user.is_active, found.user.date_joined) == (
+        stored.user.pk,
+        stored.user.uid,
+        True,
+        stored.user.date_joined,
+    )
+    tess = Api(raw)
+    assert tess.get("/api/v1/accounts/verify_credentials").status_code == 200
+    type(who).objects.filter(pk=who.pk).update(is_active=False)
+    assert tess.get("/api/v1/accounts/verify_credentials").status_code == 401
+    type(who).objects.filter(pk=who.pk).delete()
+    assert oauth.find_token(raw) is None
+    assert oauth.find_token("") is None and oauth.find_token("x" * 201) is None

@@ -225,7 +225,10 @@ def _edit(note: dict[str, Any], actor: RemoteActor) -> str:
         return "unknown post"
     message = remote_statuses.plain_text(str(note.get("content") or ""))
     try:
-        changed = services.edit_status(uid=actor.uid, status_id=status_id, message=message)
+        # Stored under the federation's limit, not the 280 of a post typed here: so is its edit.
+        changed = services.edit_status(
+            uid=actor.uid, status_id=status_id, message=message, max_length=remote_statuses.MAX_MESSAGE
+        )
     except (exceptions.InvalidMessage, exceptions.TooManyVersions, exceptions.StatusNotFound, exceptions.NotOwner):
         return "refused"
     return "edited" if changed else "unchanged"

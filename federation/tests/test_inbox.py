@@ -263,6 +263,22 @@ def test_an_edit_of_a_remote_post_is_a_new_version_and_only_its_author_may_make_
     assert status.message == "Note 4, corrected" and status.edits == 1
 
 
+def test_an_edit_of_a_long_remote_post_is_kept_whole(client, alice, rob):
+    """Another server's post may be longer than the 280 characters of a post typed here (Mastodon allows 500):
+    its edit is taken under the same limit it was stored under."""
+    create = _note(rob, 5)
+    create["object"]["content"] = "<p>" + "long " * 80 + "</p>"
+    assert post_signed(client, rob, create).status_code == 202
+    assert run_queued() == ["stored"]
+    longer = "<p>" + "longer " * 70 + "</p>"
+    edited = {**create["object"], "content": longer, "updated": "2026-11-25T11:00:00Z"}
+    update = {"id": f"{rob.uri}#updates/5", "type": "Update", "actor": rob.uri, "object": edited}
+    assert post_signed(client, rob, update).status_code == 202
+    assert run_queued() == ["edited"]
+    status = selectors.get_status(status_id=store.object_status(create["object"]["id"]))
+    assert status.message == ("longer " * 70).strip() and len(status.message) > 400 and status.edits == 1
+
+
 def test_each_server_has_its_own_inbox_rate_limit(client, alice, rob, settings):
     settings.RATE_LIMIT_INBOX_PER_SERVER = "2/1m"
     rita = remote_actor("rita", "third.example")

@@ -77,7 +77,7 @@ from timelines.selectors.timelines import (
     get_list_status_messages,
     get_status_messages,
 )
-from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_users
+from timelines.selectors.users import get_all_users, get_user, get_user_by_login, get_user_suspended, get_users
 
 __all__ = [
     "ACCOUNT_STATES",
@@ -140,6 +140,7 @@ __all__ = [
     "get_user_by_login",
     "get_user_list",
     "get_user_lists",
+    "get_user_suspended",
     "get_users",
     "group_notifications",
     "is_following",

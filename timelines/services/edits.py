@@ -52,12 +52,14 @@ def edit_status(
     message: str,
     media_ids: Sequence[object] | None = None,
     descriptions: Mapping[object, str] | None = None,
+    max_length: int = limits.MAX_MESSAGE_LENGTH,
 ) -> bool:
     """Replace the text of status ``status_id``, written by ``uid``, with ``message``, keeping the text it
     replaces as an earlier version. Returns True, or False when ``message`` is the text it already has and
     the images are unchanged (nothing is written: not a new version).
 
-    The rules of a new post hold: at most ``MAX_MESSAGE_LENGTH`` characters, not empty unless it has images
+    The rules of a new post hold: at most ``MAX_MESSAGE_LENGTH`` characters (``max_length``: the federation's
+    limit for an Update of another server's post, which was stored under it), not empty unless it has images
     (``InvalidMessage``);
     the caller's view applies the posts rate limit. At most ``MAX_STATUS_VERSIONS`` versions
     (``TooManyVersions``). Raises ``StatusNotFound`` (no such status, or a repost) and ``NotOwner`` (someone
@@ -70,7 +72,7 @@ def edit_status(
     images (``keys.status_versions``), so an image dropped stays attached to the post (its files go when the
     post does). New uploads are claimed and alt texts stored in one SQL transaction around the script, rolled
     back if the script refuses. The text may be empty while the post has images."""
-    message = clean_message(message, allow_empty=True)
+    message = clean_message(message, allow_empty=True, max_length=max_length)
     if not isinstance(status_id, int) or not 0 < status_id < limits.MAX_ID:
         raise exceptions.StatusNotFound()
     for _ in range(_ATTEMPTS):

@@ -50,6 +50,11 @@ def get_user(uid: int) -> dict[str, str]:
     return get_redis().hgetall(keys.user(uid))
 
 
+def get_user_fields(uid: int, names: Sequence[str]) -> list[str | None]:
+    """The fields ``names`` of ``uid``'s hash, in order (None for each one it lacks; all None for an unknown uid)."""
+    return get_redis().hmget(keys.user(uid), list(names))
+
+
 def get_users(uids: Sequence[int]) -> list[dict[str, str]]:
     """User hashes for ``uids``, in order; an unknown uid gives ``{}``. One pipelined round trip."""
     if not uids:

@@ -127,3 +127,15 @@ def test_deleting_an_account_removes_everything_of_the_person_and_keeps_others_c
     assert selectors.search(query="@alice").users == ()
     assert selectors.get_tag_timeline(tag="farewell") == []
     assert services.create_user(login="alice", name="A new Alice") != alice  # the login is free again
+
+
+def test_a_suspension_is_read_alone_as_the_whole_user_shows_it(alice, bob):
+    """``get_user_suspended`` (what every client API call asks) agrees with the user record, and an unknown
+    account is unknown."""
+    moderation.suspend_user(uid=alice)
+    assert selectors.get_user_suspended(uid=alice) is True is selectors.get_user(uid=alice).suspended
+    assert selectors.get_user_suspended(uid=bob) is False is selectors.get_user(uid=bob).suspended
+    moderation.unsuspend_user(uid=alice)
+    assert selectors.get_user_suspended(uid=alice) is False is selectors.get_user(uid=alice).suspended
+    with pytest.raises(exceptions.UnknownUser):
+        selectors.get_user_suspended(uid=10**9)
