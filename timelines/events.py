@@ -121,6 +121,14 @@ def notification_created(*, uid: int, unread: int) -> str:
     return encode(NOTIFICATION_CREATED, uid=uid, unread=unread)
 
 
+def notification_created_around(*, uid: int) -> tuple[str, str]:
+    """``notification_created``'s text before its unread count and after it, for a write that learns the
+    count as it publishes (``store.notifications.add``): ``before + str(unread) + after`` is that event."""
+    marker = '"unread":-1'
+    before, _, after = encode(NOTIFICATION_CREATED, uid=uid, unread=-1).partition(marker)
+    return before + '"unread":', after
+
+
 def notifications_changed(*, uid: int, unread: int) -> str:
     return encode(NOTIFICATIONS_CHANGED, uid=uid, unread=unread)
 

@@ -10,7 +10,7 @@ from timelines import events, exceptions, hooks, keys, queue, store
 from timelines.services.activity import record_active
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
 from timelines.services.publishing import publish
-from timelines.services.refill import copy_author
+from timelines.services.refill import copy_author, finish_follow_copy, prepare_follow_copy
 
 logger = logging.getLogger(__name__)
 
@@ -62,23 +62,41 @@ def make_follow(
     ``store.privacy.relations([uid], [other_uid])`` read just before, when the caller has it (saves reading it
     again for the copy of the followee's posts)."""
     now = time.time()
-    added, theirs = store.graph.add_follow(uid, other_uid, now)
+    followed = None
+    if relations is not None:
+        # Judged as after the follow; the copy goes with the follow's writes and copies only if this call made it.
+        followed = store.privacy.Relations(
+            relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
+        )
+    prepared = None
+    if followed is not None:
+        prepared = prepare_follow_copy(author=other_uid, uid=uid, score=now, relations=followed)
+    follow = store.graph.add_follow(
+        uid, other_uid, now, take_id=notify_followee, copy=None if prepared is None else prepared.call
+    )
+    added, theirs = follow.added, follow.theirs
     if added < 0 and theirs > 0:
         # Both sides went in one round trip; a follower gone meanwhile must not stay among the followers.
         store.graph.graph_remove(keys.followers(other_uid), keys.user(other_uid), uid, "followers")
     if added < 0 or theirs < 0:
         raise exceptions.UnknownUser()
     if added:
-        if relations is not None:
-            # Read before the follow was made: now it is.
-            relations = store.privacy.Relations(
-                relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
-            )
-        # The events and the day's activity go last, in one round trip.
+        # The notification (its feed script publishes its event), the events and the day's activity go last, in one
+        # round trip.
         with store.batch.pipeline() as pipe:
-            copy_author(author=other_uid, uid=uid, relations=relations, pipe=pipe)
+            if prepared is None:
+                copy_author(author=other_uid, uid=uid, relations=followed, pipe=pipe)
+            else:
+                finish_follow_copy(author=other_uid, uid=uid, prepared=prepared, reply=follow.copied, pipe=pipe)
             if notify_followee:
-                notify(recipients=[other_uid], kind=FOLLOW, actor=uid, pipe=pipe, relations=relations)
+                notify(
+                    recipients=[other_uid],
+                    kind=FOLLOW,
+                    actor=uid,
+                    pipe=pipe,
+                    relations=followed,
+                    notification_ids=() if follow.notification_id is None else (follow.notification_id,),
+                )
             record_active(uid=uid, when=now, pipe=pipe)
             # The follower's open live pages read their timelines again: what a reload shows may have changed.
             publish(events.relations_changed(uid=uid, other=other_uid), pipe=pipe)
@@ -112,14 +130,18 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     Removes every status of the former followee that can still be in the follower's home: all of the
     followee's statuses posted since the oldest entry of that home, not only their latest 1,000. If the home
     held any, a refill from the people still followed is queued and this returns at once. One round trip on
-    one server (``store.unfollows``, which also tells whether the followee is another server's account), then
-    the refill's enqueue and the event. Raises ``CannotFollowSelf`` or
+    one server (``store.unfollows``, which also tells whether the followee is another server's account, and
+    publishes the event), then the refill's enqueue when one is needed. Raises ``CannotFollowSelf`` or
     ``UnknownUser``.
     """
     if uid == other_uid:
         raise exceptions.CannotFollowSelf()
     # The users' existence is checked by the removal itself, which changes nothing for a missing user.
-    unfollowed = store.unfollows.unfollow(uid, other_uid)
+    # The follower's open live pages read their timelines again at once (relations.changed means that too): on one
+    # server the removal's script publishes the event after the write.
+    unfollowed = store.unfollows.unfollow(
+        uid, other_uid, event=(keys.STREAM_CHANNEL, events.relations_changed(uid=uid, other=other_uid))
+    )
     if unfollowed is None:
         raise exceptions.UnknownUser()
     if unfollowed.refill_run is not None:
@@ -128,7 +150,6 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     # federation check.
     if unfollowed.removed and unfollowed.has_domain is not False and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
-    if unfollowed.removed:
-        # The follower's open live pages read their timelines again at once (relations.changed means that too).
+    if unfollowed.removed and not unfollowed.published:
         publish(events.relations_changed(uid=uid, other=other_uid))
     return unfollowed.removed

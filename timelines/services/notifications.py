@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from timelines import events, exceptions, limits, policy, store
+from timelines import events, exceptions, keys, limits, policy, store
 from timelines.services.publishing import publish
 
 MENTION = "mention"
@@ -42,17 +42,21 @@ def notify(
     cause: Mapping[str, Any] | None = None,
     pipe: Any = None,
     relations: store.privacy.Relations | None = None,
+    notification_ids: Sequence[int] = (),
 ) -> list[int]:
     """Notify each of ``recipients`` (once each, never ``actor``) that ``actor`` did ``kind`` (to
     ``status_id``), as far as the policy lets them receive it; ``text`` is what the moderators wrote, for
     their notifications (``actor`` ``MODERATORS``, which no policy stops). Returns who was notified. Two
-    round trips per recipient, plus the event.
+    round trips per recipient: the id, and the feed's script, which publishes ``notification.created`` with the
+    unread count it made.
 
     ``cause``: the status of ``actor`` that makes the notification (the post that mentions or answers, the
     repost), as stored. The policy judges it for each recipient, so a post that a recipient may not see (a
-    private account's, to a non-follower) notifies them of nothing. ``pipe`` (a ``store.batch``): the events go
-    on it, for the caller to send with its own. ``relations``: what ``store.privacy.relations`` read just before
-    between the recipients and ``actor``, both ways (a follow has it): the policy then reads nothing."""
+    private account's, to a non-follower) notifies them of nothing. ``pipe`` (a ``store.batch``): the feeds' scripts
+    go on it, for the caller to send with its own. ``relations``: what ``store.privacy.relations`` read just before
+    between the recipients and ``actor``, both ways (a follow has it): the policy then reads nothing.
+    ``notification_ids``: ids the caller took beforehand (``store.notifications.next_notification_id``, in its
+    own round trip), used in order before new ones are taken; one left unused is a gap in the ids."""
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
     if kind in _FROM_MODERATORS:
@@ -67,14 +71,16 @@ def notify(
             context=policy.NOTIFICATION,
         )
         notified = policy.allowed_recipients(item=item, recipients=candidates, relations=relations)
+    taken = iter(notification_ids)
     for recipient in notified:
-        notification_id = store.notifications.next_notification_id()
+        notification_id = next(taken, None) or store.notifications.next_notification_id()
         content = {"id": notification_id, "type": kind, "actor": actor, "status": status_id, "time": time.time()}
         if text:
             content["text"] = text
         payload = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
-        unread = store.notifications.add(recipient, notification_id, payload)
-        publish(events.notification_created(uid=recipient, unread=unread), pipe=pipe)
+        # The feed's script publishes notification.created with the unread count it made, after the write.
+        event = (keys.STREAM_CHANNEL, *events.notification_created_around(uid=recipient))
+        store.notifications.add(recipient, notification_id, payload, event=event, pipe=pipe)
     return notified
 
 

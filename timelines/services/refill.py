@@ -153,21 +153,62 @@ def copy_author(
     if reader is None:
         return 0
     chooser = policy.get_policy()
-    state = None if relations is None else chooser.page_state(relations, statuses=())
-    if state is None:
-        state = chooser.load(recipients=(reader,), authors=(author,))
-    copy_plain = chooser.allows_all(state) or chooser.allows(
-        state, recipient=reader, item=policy.Item(author_uid=author)
-    )
     copy = store.copies.copy_profile(
         timeline.owner_key,
         timeline.key,
         author,
         size=limits.HOME_TIMELINE_SIZE,
         limit=limits.HOME_TIMELINE_SIZE,
-        copy_plain=copy_plain,
+        copy_plain=_copies_plain(chooser, reader, author, relations),
         names=chooser.status_fields,
     )
+    return _finish_copy(timeline, reader, author, copy, pipe)
+
+
+@dataclass(frozen=True, slots=True)
+class FollowCopy:
+    """A follow's copy of the followee's statuses into the follower's home, to send with the follow's own writes
+    (``store.graph.add_follow``); ``finish_follow_copy`` completes it from the reply."""
+
+    call: store.lua.Call
+    names: tuple[str, ...]
+
+
+def prepare_follow_copy(
+    *, author: int, uid: int, score: float, relations: store.privacy.Relations
+) -> FollowCopy | None:
+    """``copy_author`` of ``author`` into ``uid``'s home as a script call for the follow made at ``score`` (it
+    copies nothing unless that follow is the one just made), judged by ``relations`` (read before the follow,
+    the follow included); None on a cluster, where ``copy_author`` runs after the follow instead."""
+    chooser = policy.get_policy()
+    call = store.copies.follow_copy_call(
+        uid,
+        author,
+        score,
+        size=limits.HOME_TIMELINE_SIZE,
+        limit=limits.HOME_TIMELINE_SIZE,
+        copy_plain=_copies_plain(chooser, uid, author, relations),
+        names=chooser.status_fields,
+    )
+    return None if call is None else FollowCopy(call, tuple(chooser.status_fields))
+
+
+def finish_follow_copy(*, author: int, uid: int, prepared: FollowCopy, reply: Any, pipe: Any = None) -> int:
+    """What ``copy_author`` does after its copy, for a copy sent with the follow (``prepare_follow_copy``): the
+    statuses the policy judges one by one, and the home's reset event (on ``pipe``). How many were new."""
+    copy = store.copies.copy_from_reply(reply, prepared.names)
+    return _finish_copy(_timeline(uid, None), uid, author, copy, pipe)
+
+
+def _copies_plain(chooser: policy.Policy, reader: int, author: int, relations: store.privacy.Relations | None) -> bool:
+    """Whether ``reader`` may receive ``author``'s statuses that hold none of the fields the policy reads."""
+    state = None if relations is None else chooser.page_state(relations, statuses=())
+    if state is None:
+        state = chooser.load(recipients=(reader,), authors=(author,))
+    return chooser.allows_all(state) or chooser.allows(state, recipient=reader, item=policy.Item(author_uid=author))
+
+
+def _finish_copy(timeline: _Timeline, reader: int, author: int, copy: store.copies.Copy, pipe: Any) -> int:
     if copy.added < 0:
         return 0
     added = copy.added

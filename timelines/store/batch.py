@@ -2,9 +2,10 @@
 new post leaves besides itself: its search words, the dashboard's counters and its event.
 
 Store functions that can join a batch take ``pipe=``: given one, they queue their commands on it and return
-nothing; the caller runs the batch with ``execute``. Plain commands only (no scripts), so a batch works on a
-single server and on a cluster alike (a cluster pipeline writes once to each node it needs). A cluster
-pipeline refuses PUBLISH, so there a batch's messages are published right after it ran, in order. See
+nothing; the caller runs the batch with ``execute``. Plain commands, so a batch works on a single server and on
+a cluster alike (a cluster pipeline writes once to each node it needs), and single-slot scripts through
+``Batch.script``: queued on one server, run at once on a cluster, whose pipelines refuse EVALSHA. A cluster
+pipeline refuses PUBLISH too, so there a batch's messages are published right after it ran, in order. See
 ``timelines.store`` for the rules every store module follows.
 """
 
@@ -14,7 +15,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from redis.exceptions import NoScriptError, RedisError
+
 from socialsite.redis_client import get_redis, is_cluster
+from timelines.store.lua import Call, queue
+from timelines.store.lua import script as _script
 
 
 class Batch:
@@ -23,6 +28,8 @@ class Batch:
     def __init__(self, pipe: Any) -> None:
         self._pipe = pipe
         self._messages: list[tuple[str, str]] = []
+        # The scripts queued, by their position among the batch's commands (re-run alone on NOSCRIPT).
+        self._scripts: dict[int, Call] = {}
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._pipe, name)
@@ -32,6 +39,14 @@ class Batch:
             self._messages.append((channel, message))
         else:
             self._pipe.publish(channel, message)
+
+    def script(self, name: str, keys: list[str], args: list[object]) -> None:
+        """Queue ``scripts/<name>.lua`` (one slot); on a cluster it runs now, its errors raised to the caller."""
+        if is_cluster():
+            _script(name)(keys=keys, args=args)
+            return
+        self._scripts[len(self._pipe)] = (name, keys, args)
+        queue(self._pipe, get_redis(), name, keys, args)
 
 
 @contextmanager
@@ -44,6 +59,13 @@ def execute(batch: Batch) -> list[Exception]:
     """Run the batch; the errors some of its commands answered (the others took effect). A server that cannot
     be reached raises as any command does."""
     replies = batch._pipe.execute(raise_on_error=False)
+    for index, (name, keys, args) in batch._scripts.items():
+        if isinstance(replies[index], NoScriptError):
+            # A server restarted since the script was loaded: load it and run it again, alone.
+            try:
+                replies[index] = _script(name)(keys=list(keys), args=list(args))
+            except RedisError as error:
+                replies[index] = error
     for channel, message in batch._messages:
         get_redis().publish(channel, message)
     return [reply for reply in replies if isinstance(reply, Exception)]

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from socialsite.redis_client import is_cluster
 from timelines import keys
+from timelines.store.lua import Call
 from timelines.store.lua import script as _script
 from timelines.store.status_hash import HELD_FIELDS, names_to_read, picked
 from timelines.store.statuses import get_status_fields
@@ -48,13 +50,41 @@ def copy_profile(
     profile = keys.profile_timeline(author)
     if is_cluster():
         return _copy_in_round_trips(guard_key, key, profile, size=size, limit=limit, copy_plain=copy_plain, names=names)
+    call = _call(guard_key, key, author, size=size, limit=limit, copy_plain=copy_plain, names=names)
+    return copy_from_reply(_script(call[0])(keys=call[1], args=call[2]), names)
+
+
+def follow_copy_call(
+    uid: int, author: int, score: float, *, size: int, limit: int, copy_plain: bool, names: Sequence[str]
+) -> Call | None:
+    """``copy_profile`` of ``author`` into ``uid``'s home as a script call to send with the follow's own writes,
+    after them (``store.graph.add_follow``): it copies only when ``uid`` follows ``author`` since ``score``, the
+    follow just made, and writes nothing otherwise. Its reply reads with ``copy_from_reply``. None on a cluster,
+    where the copy takes round trips of its own (``copy_profile``)."""
+    if is_cluster():
+        return None
+    name, call_keys, args = _call(
+        keys.user(uid), keys.home_timeline(uid), author, size=size, limit=limit, copy_plain=copy_plain, names=names
+    )
+    return name, [*call_keys, keys.following(uid)], [*args[:5], author, repr(score), *args[5:]]
+
+
+def _call(
+    guard_key: str, key: str, author: int, *, size: int, limit: int, copy_plain: bool, names: Sequence[str]
+) -> Call:
     asked = names_to_read(names) if names else []
     indexed = set(names) <= set(HELD_FIELDS)  # what profile:held answers for
-    added, flat = _script("copy_profile")(
-        keys=[guard_key, key, profile, keys.profile_held(author)],
-        args=[size, limit, int(copy_plain), keys.status("\0"), int(indexed), *asked],
+    return (
+        "copy_profile",
+        [guard_key, key, keys.profile_timeline(author), keys.profile_held(author)],
+        [size, limit, int(copy_plain), keys.status("\0"), int(indexed), *asked],
     )
-    step = 2 + len(asked)
+
+
+def copy_from_reply(reply: list[Any], names: Sequence[str]) -> Copy:
+    """``Copy`` from ``scripts/copy_profile.lua``'s reply, for the policy's fields ``names``."""
+    added, flat = reply
+    step = 2 + len(names_to_read(names) if names else [])
     held = [
         (int(flat[start]), float(flat[start + 1]), picked(names, flat[start + 2 : start + step]))
         for start in range(0, len(flat), step)

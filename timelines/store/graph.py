@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from redis.cluster import RedisCluster
 
@@ -26,18 +27,44 @@ def graph_remove(set_key: str, user_key: str, member: int, counter: str) -> int:
     return int(_script("graph_remove")(keys=[set_key, user_key], args=[member, counter]))
 
 
-def add_follow(uid: int, other_uid: int, score: float) -> tuple[int, int]:
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """What ``add_follow`` did: each side's ``graph_add`` result (1 added, 0 already, -1 no such user), the
+    notification id it took (None: none taken), and the reply of the copy sent with it (None: none sent)."""
+
+    added: int
+    theirs: int
+    notification_id: int | None = None
+    copied: Any = None
+
+
+def add_follow(uid: int, other_uid: int, score: float, *, take_id: bool = False, copy: Call | None = None) -> Follow:
     """Both sides of ``uid`` following ``other_uid`` (``graph_add`` of each, the follower's side first, the
     followee's side written even when the first changed nothing, which completes an interrupted follow). One
-    pipelined round trip per server; idempotent. Returns each side's ``graph_add`` result (1 added, 0 already,
-    -1 no such user)."""
-    mine, theirs = run_many(
-        [
-            ("graph_add", [keys.following(uid), keys.user(uid)], [other_uid, repr(score), "following"]),
-            ("graph_add", [keys.followers(other_uid), keys.user(other_uid)], [uid, repr(score), "followers"]),
-        ]
-    )
-    return int(mine), int(theirs)
+    pipelined round trip per server; idempotent. On one server, with ``take_id`` a notification id is taken in
+    the same round trip (the follow's notification; a gap in the ids when none is sent), and ``copy``
+    (``store.copies.follow_copy_call``, which copies only for the follow just made) runs after the two sides."""
+    calls: list[Call] = [
+        ("graph_add", [keys.following(uid), keys.user(uid)], [other_uid, repr(score), "following"]),
+        ("graph_add", [keys.followers(other_uid), keys.user(other_uid)], [uid, repr(score), "followers"]),
+    ]
+    client = get_redis()
+    if isinstance(client, RedisCluster) or not (take_id or copy):
+        mine, theirs = run_many(calls)
+        return Follow(int(mine), int(theirs))
+    sent: list[Call | None] = list(calls)
+    with client.pipeline(transaction=False) as pipe:
+        for call in calls:
+            queue(pipe, client, *call)
+        if take_id:
+            pipe.incr(keys.NOTIFICATION_ID_COUNTER)
+            sent.append(None)
+        if copy is not None:
+            queue(pipe, client, *copy)
+            sent.append(copy)
+        mine, theirs, *rest = execute(pipe, client, sent)
+    taken = int(rest.pop(0)) if take_id else None
+    return Follow(int(mine), int(theirs), taken, rest[0] if copy is not None else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,8 @@ See ``timelines.store`` for the rules every store module follows.
 
 from __future__ import annotations
 
+from typing import Any
+
 from socialsite.redis_client import get_redis
 from timelines import keys, limits
 from timelines.store.lua import script as _script
@@ -18,15 +20,23 @@ def next_notification_id() -> int:
     return int(get_redis().incr(keys.NOTIFICATION_ID_COUNTER))
 
 
-def add(uid: int, notification_id: int, payload: str) -> int:
+def add(
+    uid: int,
+    notification_id: int,
+    payload: str,
+    *,
+    event: tuple[str, str, str] | None = None,
+    pipe: Any = None,
+) -> int | None:
     """Add one notification (JSON) to ``uid``'s feed, trimmed to ``MAX_NOTIFICATIONS``; returns the unread
-    count."""
-    return int(
-        _script("add_notification")(
-            keys=_feed_keys(uid),
-            args=[notification_id, payload, limits.MAX_NOTIFICATIONS],
-        )
-    )
+    count (None when queued on ``pipe``, a ``store.batch``). ``event``: (channel, the message's text before the
+    unread count, after it), published by the script once the notification is in, with the count it made: no
+    round trip of its own, and it cannot go out for a notification that failed."""
+    args: list[object] = [notification_id, payload, limits.MAX_NOTIFICATIONS, *(event or ())]
+    if pipe is not None:
+        pipe.script("add_notification", _feed_keys(uid), args)
+        return None
+    return int(_script("add_notification")(keys=_feed_keys(uid), args=args))
 
 
 def page_and_mark(uid: int, *, max_id: int | None, count: int) -> tuple[list[str], int]:

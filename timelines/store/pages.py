@@ -156,7 +156,7 @@ def _parse(reply: list[Any], viewer: int | None) -> PageRead:
     # An empty reply stands for a set that does not exist: no member of it.
     nones = [None] * len(statuses)
     liked, reposted, bookmarked = liked or nones, reposted or nones, bookmarked or nones
-    next_original = iter(originals).__next__
+    next_original = iter(originals or ()).__next__
     entries = []
     append = entries.append
     for fields, is_liked, is_reposted, is_bookmarked in zip(statuses, liked, reposted, bookmarked, strict=True):

@@ -31,10 +31,13 @@ class Unfollowed:
     removed: bool
     refill_run: int | None
     has_domain: bool | None = field(default=None, compare=False)
+    published: bool = field(default=False, compare=False)  # the caller's event went out with the removal
 
 
-def unfollow(uid: int, other_uid: int) -> Unfollowed | None:
-    """``uid`` stops following ``other_uid``; None when either user does not exist. Idempotent."""
+def unfollow(uid: int, other_uid: int, *, event: tuple[str, str] | None = None) -> Unfollowed | None:
+    """``uid`` stops following ``other_uid``; None when either user does not exist. Idempotent. ``event``
+    (channel, message): published by the script once a follow was removed, on one server (``published``); on a
+    cluster the caller publishes it."""
     home = keys.home_timeline(uid)
     if is_cluster():
         return _in_round_trips(uid, other_uid, home)
@@ -48,11 +51,12 @@ def unfollow(uid: int, other_uid: int) -> Unfollowed | None:
             keys.user(other_uid),
             keys.profile_timeline(other_uid),
         ],
-        args=[other_uid, uid, limits.REFILL_RUN_TTL_SECONDS],
+        args=[other_uid, uid, limits.REFILL_RUN_TTL_SECONDS, *(event or ())],
     )
     if int(reply[0]) < 0:
         return None
-    return Unfollowed(bool(int(reply[0])), int(reply[1]) or None, bool(int(reply[2])))
+    removed = bool(int(reply[0]))
+    return Unfollowed(removed, int(reply[1]) or None, bool(int(reply[2])), published=removed and event is not None)
 
 
 def _in_round_trips(uid: int, other_uid: int, home: str) -> Unfollowed | None:

@@ -138,3 +138,36 @@ def test_deleting_an_account_removes_its_held_statuses(alice, bob):
     run_worker_burst()
 
     assert not get_redis().exists(keys.profile_held(alice))
+
+
+def test_following_again_does_not_bring_back_what_left_the_home(alice, bob):
+    """The copy travels with the follow's own writes and copies only for the follow just made: following an
+    account already followed writes nothing, so a post that left the home since (trimmed, say) stays out."""
+    post = services.post_status(uid=bob, message="hello")
+    assert services.follow_user(uid=alice, other_uid=bob) is True
+    assert post in home_timeline_of(alice)
+    get_redis().zrem(keys.home_timeline(alice), post)
+    assert services.follow_user(uid=alice, other_uid=bob) is False
+    assert post not in home_timeline_of(alice)
+
+
+def test_a_copy_sent_with_a_follow_copies_only_for_that_follow(alice, bob):
+    post = services.post_status(uid=bob, message="hello")
+    services.follow_user(uid=alice, other_uid=bob)
+    get_redis().zrem(keys.home_timeline(alice), post)
+    names = policy.get_policy().status_fields
+    size = limits.HOME_TIMELINE_SIZE
+    call = store.copies.follow_copy_call(alice, bob, 1.0, size=size, limit=size, copy_plain=True, names=names)
+    if is_cluster():
+        assert call is None  # the copy takes round trips of its own there
+        return
+    assert call is not None
+    name, call_keys, args = call
+    # A follow made at another time than 1.0: nothing is copied.
+    assert (
+        store.copies.copy_from_reply(
+            get_redis().evalsha(store.lua.script(name).sha, len(call_keys), *call_keys, *args), names
+        ).added
+        == 0
+    )
+    assert post not in home_timeline_of(alice)

@@ -185,3 +185,30 @@ def test_a_post_notifies_at_most_max_mentions_people_the_first_ones_it_names(ali
     services.post_status(uid=alice, message=message)
     told = [uid for uid in crowd if selectors.get_unread_count(uid=uid)]
     assert told == crowd[: text.MAX_MENTIONS]
+
+
+def test_each_notification_event_carries_the_unread_count_its_notification_made(alice, bob, carol):
+    post = services.post_status(uid=alice, message="hello")
+    pubsub = get_redis().pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(keys.STREAM_CHANNEL)
+    try:
+        services.like_status(uid=bob, status_id=post)
+        services.follow_user(uid=carol, other_uid=alice)
+        found = []
+        while len(found) < 2:
+            event = json.loads(next_message(pubsub)["data"])
+            # On a cluster an earlier test's events can still be crossing the cluster bus: only alice's count.
+            if event["type"] == events.NOTIFICATION_CREATED and event["uid"] == alice:
+                found.append((event["uid"], event["unread"]))
+    finally:
+        pubsub.close()
+    assert found == [(alice, 1), (alice, 2)]
+
+
+def test_a_follow_notifies_after_the_server_forgot_its_scripts(alice, bob, carol):
+    """A restarted server no longer knows the scripts a follow queues in its batches: they are loaded again."""
+    services.follow_user(uid=carol, other_uid=alice)
+    get_redis().script_flush()
+    services.follow_user(uid=bob, other_uid=alice)
+    assert kinds(alice) == [("follow", "bob", None), ("follow", "carol", None)]
+    assert selectors.get_unread_count(uid=alice) == 2

@@ -45,6 +45,26 @@ def test_the_page_script_and_the_pipelines_read_the_same(alice, bob, carol, netw
             assert pages.read_ids(scripted.ids, viewer=viewer) == scripted
 
 
+def test_the_page_script_reads_suspended_and_limited_authors_for_viewers_with_and_without_sets_of_their_own(
+    alice, bob, carol, network
+):
+    """The script asks whether any of the viewer's and the site's sets exist at once; the answer per set stays
+    what the pipelines read: bob has likes and reposts, carol none, and the site gains a limited account, then a
+    suspended one."""
+    dave = services.create_user(login="dave", name="Dave")
+    services.follow_user(uid=carol, other_uid=bob)
+    services.post_status(uid=bob, message="bob's own")
+    for change in (lambda: None, lambda: moderation.limit_user(uid=bob), lambda: moderation.suspend_user(uid=carol)):
+        change()
+        for viewer in (bob, carol, dave, None):
+            for owner in (carol, bob):
+                scripted = pages.read_page(keys.home_timeline(owner), keys.user(owner), viewer=viewer, count=30)
+                assert scripted is not None and scripted.ids
+                assert pages._read_in_pipelines(scripted.ids, viewer) == scripted
+    read = pages.read_page(keys.home_timeline(carol), keys.user(carol), viewer=None, count=30)
+    assert read is not None and "limited" in read.relations.flags[bob]
+
+
 def test_a_missing_timeline_owner_reads_as_none_and_an_empty_timeline_as_empty(alice):
     assert pages.read_page(keys.home_timeline(999), keys.user(999), viewer=None, count=30) is None
     empty = pages.read_page(keys.profile_timeline(alice), keys.user(alice), viewer=alice, count=30)

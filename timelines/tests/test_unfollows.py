@@ -3,8 +3,11 @@ round trips on a cluster, the same outcome."""
 
 from __future__ import annotations
 
-from timelines import keys, selectors, services, store
-from timelines.tests.helpers import home_timeline_of
+import json
+
+from socialsite.redis_client import get_redis
+from timelines import events, keys, selectors, services, store
+from timelines.tests.helpers import home_timeline_of, next_message
 
 
 def test_an_unfollow_takes_the_followees_posts_out_and_numbers_one_refill_run(alice, bob, carol):
@@ -39,3 +42,24 @@ def test_an_unfollow_naming_a_missing_user_changes_nothing_for_the_one_who_exist
     assert store.unfollows.unfollow(bob, missing) is None
     assert selectors.is_following(uid=bob, other_uid=alice)
     assert selectors.get_user(uid=alice).followers == 1
+
+
+def test_an_unfollow_tells_the_followers_live_pages(alice, bob):
+    """One server: the removal's script publishes relations.changed after the write; a cluster: the service."""
+    services.post_status(uid=alice, message="hello")
+    services.follow_user(uid=bob, other_uid=alice)
+    pubsub = get_redis().pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(keys.STREAM_CHANNEL)
+    try:
+        assert services.unfollow_user(uid=bob, other_uid=alice) is True
+        found = []
+        while not found:
+            message = next_message(pubsub)
+            assert message is not None, "no relations.changed after the unfollow"
+            event = json.loads(message["data"])
+            if event["type"] == events.RELATIONS_CHANGED:
+                found.append((event["uid"], event["other"]))
+    finally:
+        pubsub.close()
+    assert found == [(bob, alice)]
+    assert selectors.is_following(uid=bob, other_uid=alice) is False

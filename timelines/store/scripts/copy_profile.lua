@@ -15,15 +15,26 @@
 -- ARGV[4]  a status key with "\0" where its id goes (keys.status)
 -- ARGV[5]  "1" when KEYS[4] may answer for the fields below (they are among status_hash.HELD_FIELDS)
 -- ARGV[6..]  the stored status fields the policy reads (HMGET)
+-- KEYS[5]  optional: following:{uid} (same slot as KEYS[1]), for a copy sent with the follow's own writes: then
+--          ARGV[6] is the followee's uid and ARGV[7] the follow's score, the fields start at ARGV[8], and nothing
+--          is copied unless the followee is in KEYS[5] with that very score (the follow is the one just made)
 -- returns  {how many statuses were new, or -1 when the owner does not exist or is idle (nothing written),
 --           a flat array: for each status holding any of the fields, its id, its score, then one value per
 --           field (nil where it has none)}
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'idle') == 1 then
   return {-1, {}}
 end
+local first_name = 6
+if #KEYS >= 5 then
+  local since = redis.call('ZSCORE', KEYS[5], ARGV[6])
+  if not since or tonumber(since) ~= tonumber(ARGV[7]) then
+    return {0, {}}
+  end
+  first_name = 8
+end
 local prefix, suffix = string.match(ARGV[4], '^(.*)%z(.*)$')
 local names = {}
-for index = 6, #ARGV do
+for index = first_name, #ARGV do
   names[#names + 1] = ARGV[index]
 end
 local count = #names

@@ -24,13 +24,13 @@
 --          statuses  per id, HMGET of posted, uid, repost_of, reply_count, repost_count, like_count,
 --                    in_reply_to_deleted, P, edits (uid false: deleted)
 --          originals per id that is a repost of a status that exists, in order: HMGET of the original's posted,
---                    uid, reply_count, repost_count, like_count, in_reply_to_deleted, P, edits
+--                    uid, reply_count, repost_count, like_count, in_reply_to_deleted, P, edits (false: none)
 --          liked, reposted, bookmarked: ZMSCORE / HMGET replies for the status each id shows (the original,
---                    for a repost); {} without a viewer or when the viewer's set does not exist
+--                    for a repost); false without a viewer or when the viewer's set does not exist
 --          authors   the distinct uids of the statuses and originals shown; suspended, limited: SMISMEMBER of
---                    them, {} when the set does not exist
+--                    them, false when the set does not exist
 --          blocks, blocked_by, mutes, follows: per author, a score (or 1) when the viewer blocks them, is
---                    blocked by them, mutes them, follows them (else false); {} without a viewer or when the
+--                    blocked by them, mutes them, follows them (else false); false without a viewer or when the
 --                    viewer's set does not exist
 -- include: page_ids
 -- include: merge_pulled
@@ -87,8 +87,9 @@ end
 
 -- A reply per set that exists. Most viewers have no likes, reposts, bookmarks, blocks or mutes and most sites no
 -- suspended or limited accounts: one EXISTS of all of them answers for those, instead of a reply per status or
--- author from each set.
-local empty = {}
+-- author from each set. A set that answers nothing is false, not an empty table: each table costs the reply a
+-- conversion of its own.
+local empty = false
 local function each(command, key, members)
   if #members == 0 or redis.call('EXISTS', key) == 0 then
     return empty
@@ -97,7 +98,19 @@ local function each(command, key, members)
 end
 local liked, reposted, bookmarked = empty, empty, empty
 local blocks, blocked_by, mutes, follows = empty, empty, empty, empty
-local mine = viewer and redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11]) > 0
+local mine, sites = false, #authors > 0
+if viewer then
+  if sites then
+    -- The viewer's sets and the site's in one EXISTS; only when any exists, which of them.
+    if redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11], KEYS[3], KEYS[4]) == 0 then
+      sites = false
+    else
+      mine = redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11]) > 0
+    end
+  else
+    mine = redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11]) > 0
+  end
+end
 if mine then
   liked = each('ZMSCORE', KEYS[5], shown)
   reposted = each('HMGET', KEYS[6], shown)
@@ -105,7 +118,7 @@ if mine then
 end
 
 local suspended, limited = empty, empty
-if #authors > 0 and redis.call('EXISTS', KEYS[3], KEYS[4]) > 0 then
+if sites and redis.call('EXISTS', KEYS[3], KEYS[4]) > 0 then
   suspended, limited = each('SMISMEMBER', KEYS[3], authors), each('SMISMEMBER', KEYS[4], authors)
 end
 if viewer and #authors > 0 then
@@ -130,6 +143,9 @@ if viewer and #authors > 0 then
   else
     follows = redis.call('ZMSCORE', KEYS[10], unpack(authors))
   end
+end
+if #originals == 0 then
+  originals = false
 end
 return { ids, statuses, originals, liked, reposted, bookmarked, authors, suspended, limited, blocks, blocked_by,
   mutes, follows }

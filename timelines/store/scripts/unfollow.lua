@@ -13,6 +13,8 @@
 -- ARGV[1]  y, the followee's uid
 -- ARGV[2]  x, the follower's uid
 -- ARGV[3]  how long a refill run's number lives (REFILL_RUN_TTL_SECONDS)
+-- ARGV[4], ARGV[5]  optional: a channel and a message, published once a follow was removed (the unfollow's
+--          event, after the write, without a round trip of its own)
 -- returns  {-1} with nothing changed when user:{x} does not exist; {-1} when user:{y} does not exist (the
 --          follower's side, a dangling edge, is removed); else {1 if there was a follow else 0, the number of
 --          the refill run when one was numbered else 0, 1 if user:{y} has a domain (another server's account)
@@ -30,6 +32,9 @@ redis.call('HSET', KEYS[6], 'followers', redis.call('ZCARD', KEYS[5]))
 local remote = redis.call('HEXISTS', KEYS[6], 'domain')
 if removed == 0 then
   return {0, 0, remote}
+end
+if ARGV[4] then
+  redis.call('PUBLISH', ARGV[4], ARGV[5])
 end
 local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
 if #oldest == 0 then
