@@ -165,8 +165,18 @@ def test_the_scheduler_of_a_killed_worker_stops_with_it():
         def forked() -> list[int]:
             return [pid for pid in descendants(doomed.pid) if "rqworker" in _cmdline(pid)]
 
-        assert wait_until(lambda: len(forked()) == 1, timeout=WAIT_SECONDS), "the worker forked no scheduler"
-        [scheduler] = forked()
+        # The same single child on two looks 0.2 s apart: a short-lived fork that still carries the command line
+        # (seen once on the cluster run: one child, then none) is not taken for the scheduler.
+        seen: list[int] = []
+
+        def one_scheduler() -> bool:
+            now = forked()
+            steady = len(now) == 1 and now == seen
+            seen[:] = now
+            return steady
+
+        assert wait_until(one_scheduler, timeout=WAIT_SECONDS, interval=0.2), "the worker forked no scheduler"
+        [scheduler] = seen
         os.kill(doomed.pid, signal.SIGKILL)
         doomed.wait(timeout=WAIT_SECONDS)
         assert wait_until(lambda: not _alive(scheduler), timeout=WAIT_SECONDS), "the scheduler outlived its worker"
