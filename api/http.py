@@ -275,6 +275,16 @@ def limit_param(request: HttpRequest, *, default: int = 20, maximum: int = 40) -
     return max(1, min(value, maximum))
 
 
+def offset_param(request: HttpRequest) -> int:
+    """``offset`` (Mastodon's search paging): a whole number of at most 9 digits, 0 when absent; 400 otherwise."""
+    raw = text_param(request, "offset")
+    if raw in (None, "", "0"):
+        return 0
+    if not raw.isdigit() or len(raw) > 9:
+        raise ApiError(400, "offset must be a whole number")
+    return int(raw)
+
+
 def next_page(request: HttpRequest, max_id: int) -> str:
     """This request's URL with ``max_id`` (and no other cursor) set to ``max_id``."""
     base = request.build_absolute_uri(request.path)

@@ -10,7 +10,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from api.entities.accounts import account
-from api.http import ApiError, bool_param, endpoint, limit_param, list_param, parse_id, text_param
+from api.http import ApiError, bool_param, endpoint, limit_param, list_param, offset_param, parse_id, text_param
 from api.limits import rate_limited
 from timelines import exceptions, selectors
 from timelines.records import User
@@ -19,20 +19,11 @@ MAX_FAMILIAR_ACCOUNTS = 40  # accounts asked about per call
 FAMILIAR_PER_ACCOUNT = 40  # people named per account
 
 
-def _offset(request: HttpRequest) -> int:
-    raw = text_param(request, "offset")
-    if raw in (None, "", "0"):
-        return 0
-    if not raw.isdigit() or len(raw) > 9:
-        raise ApiError(400, "offset must be a whole number")
-    return int(raw)
-
-
 @endpoint("GET", scopes={"GET": "read:accounts"}, auth="optional")
 def search(request: HttpRequest) -> Any:
     query = (text_param(request, "q") or "").strip()
     limit = limit_param(request, default=40, maximum=80)
-    offset = _offset(request)
+    offset = offset_param(request)
     viewer = request.viewer_uid  # type: ignore[attr-defined]
     if not query:
         return []

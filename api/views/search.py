@@ -13,20 +13,11 @@ from django.http import HttpRequest
 from api.entities.accounts import account
 from api.entities.statuses import statuses
 from api.entities.tags import tag_entities
-from api.http import ApiError, bool_param, endpoint, id_param, limit_param, text_param
+from api.http import ApiError, bool_param, endpoint, id_param, limit_param, offset_param, text_param
 from api.limits import rate_limited
 from timelines import exceptions, selectors
 
 TYPES = ("accounts", "hashtags", "statuses")
-
-
-def _offset(request: HttpRequest) -> int:
-    raw = text_param(request, "offset")
-    if raw in (None, "", "0"):
-        return 0
-    if not raw.isdigit() or len(raw) > 9:
-        raise ApiError(400, "offset must be a whole number")
-    return int(raw)
 
 
 @endpoint("GET", scopes={"GET": "read:search"}, auth="optional")
@@ -36,7 +27,7 @@ def search(request: HttpRequest) -> Any:
     if kind not in (None, "", *TYPES):
         raise ApiError(400, "type must be accounts, hashtags or statuses")
     limit = limit_param(request)
-    offset = _offset(request)
+    offset = offset_param(request)
     empty: dict[str, list[Any]] = {"accounts": [], "hashtags": [], "statuses": []}
     if not query.strip():
         return empty
