@@ -1,9 +1,7 @@
-"""Plain records the selectors hand to views, templates and API callers: nothing here queries anything.
-
-Each record is built from the hash Redis returned (``from_hash``) and is immutable. ``Status`` is also a
-read-only mapping of its stored fields (``status["id"]``, ``status.get("location")``), as statuses were plain
-dicts before it existed: scripts written against the Python API keep working, and templates read either form.
-"""
+"""The records of posts: a status (``Status``, also a read-only mapping of its stored fields, as statuses were
+plain dicts before it existed: scripts written against the Python API keep working, and templates read either
+form), its images (``MediaItem``) and a status as a timeline shows it (``TimelineEntry``). Nothing here queries
+anything."""
 
 from __future__ import annotations
 
@@ -16,92 +14,6 @@ from timelines import visibility as _visibility
 
 # Fields every status hash has; anything else came in as extra data (book listing 8.2's **data).
 CORE_STATUS_FIELDS = ("id", "uid", "login", "name", "message", "posted")
-
-
-@dataclass(frozen=True, slots=True)
-class User:
-    """A user's public profile, as stored in ``user:{uid}`` (book figure 8.1)."""
-
-    id: int
-    login: str
-    name: str
-    followers: int
-    following: int
-    posts: int
-    signup: float
-    lists: int = 0
-    listed: int = 0
-    bio: str = ""
-    bio_mentions: tuple[str, ...] = ()  # lowercased logins of the users the bio mentions (linked when shown)
-    private: bool = False  # only approved followers see its posts (timelines.privacy)
-    suspended: bool = False  # the moderators suspended it: nothing of it shows to anyone (timelines.privacy)
-    # What the post box starts on (timelines.visibility): the account's choice, "private" for a private account
-    # whose choice it may not use.
-    default_visibility: str = _visibility.PUBLIC
-    # The server of another server's account (issue 22's federation; timelines.uris); None for a local one.
-    domain: str | None = None
-    # The URL tokens of the avatar and header pictures (``media``), "" for none.
-    avatar: str = ""
-    header: str = ""
-    # Another server's account: the counts its server gives (its collections' ``totalItems``, read when its
-    # actor is fetched: federation.services.remote_profiles), None when not known.
-    remote_followers: int | None = None
-    remote_following: int | None = None
-    remote_posts: int | None = None
-
-    @property
-    def followers_count(self) -> int:
-        """The followers shown: its server's count for another server's account (as Mastodon shows), else the
-        followers here."""
-        return self.remote_followers if self.remote_followers is not None else self.followers
-
-    @property
-    def following_count(self) -> int:
-        return self.remote_following if self.remote_following is not None else self.following
-
-    @property
-    def posts_count(self) -> int:
-        return self.remote_posts if self.remote_posts is not None else self.posts
-
-    @property
-    def acct(self) -> str:
-        """``login`` here, ``login@domain`` for another server's account (Mastodon's ``acct``)."""
-        return f"{self.login}@{self.domain}" if self.domain else self.login
-
-    @property
-    def local(self) -> bool:
-        return self.domain is None
-
-    @classmethod
-    def from_hash(cls, fields: dict[str, str]) -> User:
-        return cls(
-            id=int(fields["id"]),
-            login=fields["login"],
-            name=fields.get("name") or fields["login"],
-            followers=int(fields.get("followers", 0)),
-            following=int(fields.get("following", 0)),
-            posts=int(fields.get("posts", 0)),
-            signup=float(fields.get("signup", 0.0)),
-            lists=int(fields.get("lists", 0)),
-            listed=int(fields.get("listed", 0)),
-            bio=fields.get("bio", ""),
-            bio_mentions=tuple(login for login in fields.get("bio_mentions", "").split(",") if login),
-            private=bool(fields.get("private")),
-            suspended=bool(fields.get("suspended")),
-            default_visibility=_visibility.default_level(
-                account_default=fields.get("default_visibility"), account_private=bool(fields.get("private"))
-            ),
-            domain=fields.get("domain") or None,
-            avatar=fields.get("avatar") or "",
-            header=fields.get("header") or "",
-            remote_followers=_count(fields.get("remote_followers")),
-            remote_following=_count(fields.get("remote_following")),
-            remote_posts=_count(fields.get("remote_posts")),
-        )
-
-
-def _count(value: str | None) -> int | None:
-    return int(value) if value is not None and value.isdigit() else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,49 +364,6 @@ def status_from_hash(fields: Mapping[str, Any]) -> Status:
 
 
 @dataclass(frozen=True, slots=True)
-class UserList:
-    """A named list of users, as stored in ``list:{id}`` (the book's exercise "Lists of users")."""
-
-    id: int
-    uid: int
-    login: str
-    name: str
-    members: int
-    created: float
-
-    @classmethod
-    def from_hash(cls, fields: dict[str, str]) -> UserList:
-        return cls(
-            id=int(fields["id"]),
-            uid=int(fields["uid"]),
-            login=fields.get("login", ""),
-            name=fields["name"],
-            members=int(fields.get("members", 0)),
-            created=float(fields.get("created", 0.0)),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResults:
-    """What a search found (``selectors.search``): people and tags by prefix (first page only), posts with
-    every word, newest first, and the cursor of the next page of posts (None when there is none)."""
-
-    query: str
-    users: tuple[User, ...]
-    tags: tuple[str, ...]
-    statuses: tuple[TimelineEntry, ...]
-    next_max_id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ListChoice:
-    """One of a viewer's lists in the list picker on a profile, and whether that profile is in it."""
-
-    list: UserList
-    is_member: bool
-
-
-@dataclass(frozen=True, slots=True)
 class StatusVersion:
     """One version of a status's text (``selectors.get_status_history``): what it said, since when (the post's
     time for the first version, the edit's for the others), the logins it mentioned (linked when shown), and
@@ -507,17 +376,3 @@ class StatusVersion:
     # Its images then (issue 21), with their alt texts then, hidden as the post's are when it is sensitive.
     media: tuple[MediaItem, ...] = ()
     sensitive: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ReadMarker:
-    """Where a person last stopped reading a timeline in an app (Mastodon's Marker): the id read up to, how many
-    times it moved, and when it last did."""
-
-    last_read_id: int
-    version: int
-    updated: float
-
-    @classmethod
-    def from_hash(cls, fields: dict[str, str]) -> ReadMarker:
-        return cls(int(fields["last_read_id"]), int(fields.get("version", 0)), float(fields.get("updated", 0)))
