@@ -13,6 +13,8 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
 - ``enqueue_remote_pictures``: a remote account's avatar and header, when its actor names new ones.
 - ``enqueue_media_policy``: a domain's block changed: its cached pictures deleted when its media are rejected now,
   fetched again when they are not any more.
+- ``enqueue_severance``: a domain block became ``suspend``: the follows between people here and its accounts are
+  removed, and each person who lost some is told (``federation.services.severance``).
 - ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
   so a repeated fan-out never sends twice; retried with exponential backoff over about four and a half days
   (``DELIVERY_RETRY_INTERVALS``; Mastodon retries 16 times over about three days). The retries need a worker with
@@ -169,6 +171,17 @@ def enqueue_media_policy(*, domain: str) -> None:
         job_id=f"ap-media-policy-{_digest(domain)}-{time.time_ns()}",
         description=f"apply the media policy of {domain[:300]}",
         kwargs={"domain": domain},
+        retry=INBOUND_RETRIES,
+    )
+
+
+def enqueue_severance(*, event_id: int) -> None:
+    """Sever the relationships recorded by severance event ``event_id`` (one job per event)."""
+    _enqueue(
+        "sever_relationships",
+        job_id=f"ap-severance-{event_id}",
+        description=f"sever the relationships of severance event {event_id}",
+        kwargs={"event_id": event_id},
         retry=INBOUND_RETRIES,
     )
 

@@ -13,6 +13,7 @@ from federation.services import (
     remote_profiles,
     remote_statuses,
     replies,
+    severance,
 )
 
 
@@ -55,6 +56,10 @@ def cache_remote_pictures(*, uid: int) -> int:
 
 def apply_media_policy(*, domain: str) -> int:
     return remote_profiles.apply_media_policy(domain=domain)
+
+
+def sever_relationships(*, event_id: int) -> int:
+    return severance.sever_relationships(event_id=event_id)
 
 
 def refresh_actor(*, uri: str) -> int | None:
