@@ -113,9 +113,12 @@ def test_suspending_a_domain_severs_its_follows_both_ways_and_tells_each_person_
     assert len(alices.get("/api/v1/notifications", {"types[]": "severed_relationships"}).json()) == 1
 
 
-def test_a_silence_severs_nothing_and_a_change_to_suspend_does(root, alice):
+def test_a_silence_severs_nothing_and_a_change_to_suspend_does(root, alice, make_account):
+    carol = make_account("carol")
     rob = remote_actor("rob")
     make_follow(uid=alice.uid, other_uid=rob.actor.uid, notify_followee=False)
+    assert services.follow_user(uid=carol.uid, other_uid=rob.actor.uid) == services.REQUESTED
+    assert selectors.get_relationship(viewer=carol.uid, other=rob.actor.uid).requested
     domain_blocks.block_domain(moderator=root, domain="remote.example", severity="silence", reason="noisy")
     assert not [job for job in queued_jobs() if job.func_name == SEVER]
     assert selectors.is_following(uid=alice.uid, other_uid=rob.actor.uid)
@@ -125,3 +128,6 @@ def test_a_silence_severs_nothing_and_a_change_to_suspend_does(root, alice):
     assert not selectors.is_following(uid=alice.uid, other_uid=rob.actor.uid)
     [notice] = selectors.get_notifications(uid=alice.uid)
     assert notice.kind == "severed_relationships" and notice.event["following_count"] == 1
+    # A pending request goes too, and counts as nothing lost.
+    assert not selectors.get_relationship(viewer=carol.uid, other=rob.actor.uid).requested
+    assert selectors.get_notifications(uid=carol.uid) == []
