@@ -88,14 +88,15 @@ def notify(
             context=policy.NOTIFICATION,
         )
         notified = policy.allowed_recipients(item=item, recipients=candidates, relations=relations)
+    about = dict(event) if event else None  # ``event`` is the name of each feed's stream event below
     taken = iter(notification_ids)
     for recipient in notified:
         notification_id = next(taken, None) or store.notifications.next_notification_id()
         content = {"id": notification_id, "type": kind, "actor": actor, "status": status_id, "time": time.time()}
         if text:
             content["text"] = text
-        if event:
-            content["event"] = dict(event)
+        if about:
+            content["event"] = about
         payload = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
         # The feed's script publishes notification.created with the unread count it made, after the write.
         event = (keys.STREAM_CHANNEL, *events.notification_created_around(uid=recipient))
