@@ -33,22 +33,28 @@ from timelines.services.notifications import MODERATORS, SEVERED_RELATIONSHIPS, 
 PAGE_SIZE = 1000
 
 
-def _members(key: str) -> Iterator[int]:
+def _pages(key: str) -> Iterator[list[int]]:
     """Every member of a relation ZSET, ``PAGE_SIZE`` at a time, in order; safe while members are removed."""
     cursor = None
     while True:
         page = timelines_store.graph.members_after(key, cursor, PAGE_SIZE)
-        for member, _ in page:
-            yield int(member)
+        if page:
+            yield [int(member) for member, _ in page]
         if len(page) < PAGE_SIZE:
             return
         cursor = (page[-1][1], page[-1][0])
 
 
-def _local(uids: set[int]) -> set[int]:
-    """Which of ``uids`` are accounts of this server (not another server's)."""
-    remote = set(RemoteActor.objects.filter(uid__in=uids).values_list("uid", flat=True)) if uids else set()
-    return uids - remote
+def _members(key: str) -> Iterator[int]:
+    for page in _pages(key):
+        yield from page
+
+
+def _local_members(key: str) -> Iterator[int]:
+    """The members of ``key`` that are accounts of this server (not another server's), one SQL query per page."""
+    for page in _pages(key):
+        remote = set(RemoteActor.objects.filter(uid__in=page).values_list("uid", flat=True))
+        yield from (uid for uid in page if uid not in remote)
 
 
 def _suspended_actors(domain: str) -> list[RemoteActor]:
@@ -62,9 +68,9 @@ def _count(actors: list[RemoteActor]) -> dict[int, list[int]]:
     """Per person here: [followers lost, followed accounts lost] with ``actors``."""
     counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     for actor in actors:
-        for uid in _local(set(_members(timelines_keys.following(actor.uid)))):
+        for uid in _local_members(timelines_keys.following(actor.uid)):
             counts[uid][0] += 1  # the actor followed them
-        for uid in _local(set(_members(timelines_keys.followers(actor.uid)))):
+        for uid in _local_members(timelines_keys.followers(actor.uid)):
             counts[uid][1] += 1  # they followed the actor
     return counts
 
