@@ -27,6 +27,12 @@ def claim_replies_fetch(status_id: int, seconds: int) -> bool:
     return bool(get_redis().set(keys.replies_fetched(status_id), 1, nx=True, ex=seconds))
 
 
+def claim_ancestors_fetch(uri: str) -> bool:
+    """Note that the post at ``uri`` (missing here) and those above it are being fetched; False when it was
+    less than ``ANCESTORS_COOLDOWN_SECONDS`` ago (SET NX with a TTL: the cooldown)."""
+    return bool(get_redis().set(keys.ancestors_fetched(uri), 1, nx=True, ex=keys.ANCESTORS_COOLDOWN_SECONDS))
+
+
 def claim_object(uri: str, status_id: int) -> int:
     """Map remote object ``uri`` to ``status_id`` unless it is mapped already; returns the id it maps to."""
     client = get_redis()
