@@ -10,6 +10,7 @@ def register_all() -> None:
     hooks.register("is_remote", actors.is_remote)
     hooks.register("remote_follow_requested", outbound.remote_follow_requested)
     hooks.register("remote_unfollowed", outbound.remote_unfollowed)
+    hooks.register("follower_removed", outbound.follower_removed)
     hooks.register("status_delivered", outbound.status_delivered)
     hooks.register("status_deleted", outbound.status_deleted)
     hooks.register("status_edited", outbound.status_edited)

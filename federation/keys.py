@@ -27,6 +27,9 @@ own keys (``user:{uid}``, ``status:{id}``, ``followers:{uid}``...); these only i
   ``uid``'s remote followers, each with how many of them it serves; written in the same transaction as
   ``ap:followers:{uid}`` (same slot), so a post's fan-out reads one small hash instead of every follower.
   ``HGETALL ap:inboxes:{7}`` -> ``{"https://social.example/inbox": "212"}``.
+- ``ap:follower_inbox:{uid}`` (hash): the inbox each remote follower of ``uid`` was counted under in
+  ``ap:inboxes:{uid}``, so its removal takes one off the same count. ``HGET ap:follower_inbox:{7} 51`` ->
+  ``"https://social.example/inbox"``.
 """
 
 from __future__ import annotations
@@ -63,8 +66,15 @@ def ancestors_fetched(uri: str) -> str:
     return f"ap:ancestors_fetched:{{{_digest(uri)}}}"
 
 
+REMOTE_FOLLOWERS_PATTERN = "ap:followers:{*}"
+
+
 def remote_inboxes(uid: int) -> str:
     return f"ap:inboxes:{{{uid}}}"
+
+
+def follower_inbox(uid: int) -> str:
+    return f"ap:follower_inbox:{{{uid}}}"
 
 
 def follow_requests(uid: int) -> str:

@@ -9,6 +9,8 @@ change that is already made: it queues its work (RQ) and returns.
 - ``remote_follow_requested(uid, other_uid)``: ``uid`` asked to follow remote ``other_uid`` (send the Follow);
 - ``remote_unfollowed(uid, other_uid)``: ``uid`` stopped following, or withdrew its request to, remote
   ``other_uid`` (send the Undo);
+- ``follower_removed(uid, follower)``: ``follower`` stopped following ``uid``, however (an Undo, a block, a
+  severance): a remote follower leaves the index of ``uid``'s remote inboxes;
 - ``status_delivered(status)``: a new status went through the local audiences (the remote audience is next);
 - ``status_deleted(fields)``: a status was deleted (tell the servers it reached);
 - ``status_edited(fields)``: a status was edited (its fields as they are now);
@@ -45,6 +47,7 @@ NAMES = frozenset(
         "is_remote",
         "remote_follow_requested",
         "remote_unfollowed",
+        "follower_removed",
         "status_delivered",
         "status_deleted",
         "resolve_account",
@@ -109,6 +112,11 @@ def remote_thread_opened(status: Mapping[str, Any]) -> None:
     on to the hook."""
     if status.get("uri") and (hook := _registered.get("remote_thread_opened")):
         hook(status)
+
+
+def follower_removed(*, uid: int, follower: int) -> None:
+    if hook := _registered.get("follower_removed"):
+        hook(uid=uid, follower=follower)
 
 
 def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> None:

@@ -56,7 +56,7 @@ CAT = {
 
 def test_a_local_posts_images_go_out_as_documents_with_their_alt_text(alice, rob):
     services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
-    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0, inbox=rob.actor.delivery_inbox)
     upload = media_services.upload(owner=alice.uid, data=jpeg((120, 80)), description="Two hills")
     services.post_status(uid=alice.uid, message="My view", media_ids=[upload.id], sensitive=True)
     assert run_queued("federation.tasks.fan_out") == [1]
