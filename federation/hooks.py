@@ -18,6 +18,7 @@ def register_all() -> None:
     hooks.register("resolve_account", lookup.resolve_account_uid)
     hooks.register("resolve_url", lookup.resolve_url)
     hooks.register("remote_thread_opened", replies.thread_opened)
+    hooks.register("remote_replies_pending", replies.fetch_pending)
     hooks.register("follow_request_answered", outbound.follow_request_answered)
     hooks.register("look_up_accounts", mentions.look_up_accounts)
     hooks.register("profile_changed", actor_changes.profile_changed)

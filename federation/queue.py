@@ -32,7 +32,8 @@ import time
 from typing import Any
 
 from rq import Retry
-from rq.exceptions import DuplicateJobError
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job
 
 from media import limits as media_limits
 from timelines.queue import JOB_TIMEOUT_SECONDS, get_queue
@@ -152,6 +153,19 @@ def enqueue_ancestors(*, status_id: int, parent_uri: str) -> None:
         kwargs={"status_id": status_id, "parent_uri": parent_uri},
         retry=[],
     )
+
+
+PENDING = frozenset({"queued", "started", "scheduled", "deferred"})
+
+
+def replies_pending(status_id: int) -> bool:
+    """Whether the fetch of remote post ``status_id``'s replies is queued or running (its job, by its id)."""
+    try:
+        job = Job.fetch(f"ap-replies-{status_id}", connection=get_queue().connection)
+    except NoSuchJobError:
+        return False
+    status = job.get_status()
+    return getattr(status, "value", status) in PENDING
 
 
 def enqueue_remote_images(*, status_id: int, again: bool = False) -> None:

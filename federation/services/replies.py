@@ -39,6 +39,11 @@ def thread_opened(status: Mapping[str, Any]) -> None:
         queue.enqueue_replies(status_id=status_id)
 
 
+def fetch_pending(status: Mapping[str, Any]) -> bool:
+    """Whether the replies of remote post ``status`` are being fetched now (its page waits for them)."""
+    return queue.replies_pending(int(status["id"]))
+
+
 @dataclass
 class Budget:
     """What a fetching job may still fetch and store (``federation.services.ancestors`` uses it too)."""

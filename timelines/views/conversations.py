@@ -57,8 +57,14 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
         thread = selectors.get_thread(status_id=status.id, viewer_uid=viewer, max_id=cursor, count=THREAD_PAGE_SIZE)
     except exceptions.StatusNotFound:
         raise Http404(exceptions.STATUS_NOT_FOUND) from None
-    # Another server's post: its replies missing here are fetched from there (a job, within limits).
-    hooks.remote_thread_opened(thread.status.status)
+    # Another server's post: its replies missing here are fetched from there (a job, within limits); while the
+    # job runs, the page asks again (``?replies=1``, every 2 s: 204 until it is done, then the replies section).
+    polled = bool(request.GET.get("replies")) and wants_fragment(request)
+    if not polled:
+        hooks.remote_thread_opened(thread.status.status)
+    pending = hooks.remote_replies_pending(thread.status.status) if not cursor else False
+    if polled and pending:
+        return HttpResponse(status=204)
     context = {
         "thread": thread,
         "status": thread.status,
@@ -67,10 +73,13 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
         "reply_to": status,
         "max_depth": limits.MAX_REPLY_DEPTH,
         "focus_reply": bool(request.GET.get("reply")),
+        "replies_pending": pending,
         **menu(me=selectors.get_user(uid=viewer) if viewer else None, replying_to=status),
     }
     if wants_fragment(request) and cursor:
         return render(request, "timelines/_thread_page.html", context)
+    if polled:
+        return render(request, "timelines/_replies_section.html", context)
     return render(request, "timelines/status_page.html", context)
 
 
