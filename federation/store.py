@@ -68,6 +68,17 @@ return 1
 """
 
 
+# KEYS: as above. ARGV: follower, its inbox now. Moves its count to that inbox when it was counted under another.
+_MOVE_FOLLOWER = """
+local was = redis.call('HGET', KEYS[3], ARGV[1])
+if not was or was == ARGV[2] then return 0 end
+if redis.call('HINCRBY', KEYS[2], was, -1) <= 0 then redis.call('HDEL', KEYS[2], was) end
+redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+return 1
+"""
+
+
 def _follower_keys(uid: int) -> list[str]:
     return [keys.remote_followers(uid), keys.remote_inboxes(uid), keys.follower_inbox(uid)]
 
@@ -81,6 +92,12 @@ def add_remote_follower(uid: int, follower: int, when: float, *, inbox: str) -> 
 def remove_remote_follower(uid: int, follower: int) -> bool:
     """Forget remote ``follower`` of ``uid`` and take it off its inbox's count, in one script."""
     return bool(get_redis().eval(_REMOVE_FOLLOWER, 3, *_follower_keys(uid), follower))
+
+
+def move_remote_follower(uid: int, follower: int, inbox: str) -> bool:
+    """Count remote ``follower`` of ``uid`` under ``inbox`` from now on (its server moved it), in one script;
+    False when it is not a recorded follower or was counted there already."""
+    return bool(get_redis().eval(_MOVE_FOLLOWER, 3, *_follower_keys(uid), follower, inbox))
 
 
 def remote_inboxes(uid: int) -> dict[str, int]:

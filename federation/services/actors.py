@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from federation import client, identities, queue
 from federation.models import RemoteActor
-from federation.services import domain_blocks, remote_profiles, remote_statuses
+from federation.services import domain_blocks, inbox_index, remote_profiles, remote_statuses
 from timelines import exceptions, services, store
 from timelines.validation import clean_domain
 
@@ -152,9 +152,13 @@ def record_actor(document: dict[str, Any]) -> RemoteActor:
     }
     known = RemoteActor.objects.filter(uri=uri).first()
     if known is not None:
+        delivered_to = known.delivery_inbox
         RemoteActor.objects.filter(pk=known.pk).update(fetched=timezone.now(), **fields)
         store.users.write_user(known.uid, {"name": name, "bio": _text(str(document.get("summary") or ""))})
         known.refresh_from_db()
+        if known.delivery_inbox != delivered_to:
+            # Its server moved its inbox: the posts of the people it follows here go to the new one from now on.
+            inbox_index.follower_moved(known)
         remote_profiles.queue_pictures(known)
         return known
     uid = _profile_uid(login, domain, name)

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from federation import store
 from federation.models import RemoteActor
 from timelines import keys as timelines_keys
+from timelines import store as timelines_store
+
+PAGE_SIZE = 1000
 
 
 def rebuild(uid: int) -> dict[str, int]:
@@ -23,6 +26,19 @@ def rebuild(uid: int) -> dict[str, int]:
     actors = RemoteActor.objects.filter(uid__in=recorded).only("uid", "inbox", "shared_inbox")
     store.rebuild_remote_inboxes(uid, {actor.uid: actor.delivery_inbox for actor in actors})
     return store.remote_inboxes(uid)
+
+
+def follower_moved(actor: RemoteActor) -> int:
+    """Count remote ``actor`` under its delivery inbox now in the index of every local account it follows (its
+    server moved its shared inbox, seen when the actor was fetched again); returns how many indexes changed.
+    The accounts it follows are read a page at a time."""
+    moved, cursor, inbox = 0, None, actor.delivery_inbox
+    while True:
+        page, last = timelines_store.graph.member_ids_after(timelines_keys.following(actor.uid), cursor, PAGE_SIZE)
+        moved += sum(store.move_remote_follower(int(uid), actor.uid, inbox) for uid in page)
+        if len(page) < PAGE_SIZE or last is None:
+            return moved
+        cursor = (last, page[-1])
 
 
 @dataclass

@@ -190,3 +190,17 @@ def test_a_post_reads_the_inbox_index_and_the_audit_rebuilds_it_when_a_server_mo
     later = services.post_status(uid=alice.uid, message="fewer servers")
     assert outbound.fan_out(status_id=later, uid=alice.uid) == 1
     assert [sent[0] for sent in _deliveries() if sent[0].endswith("/shared")] == ["https://other.example/shared"] * 2
+
+
+def test_a_follower_whose_server_moves_its_shared_inbox_gets_the_next_post_there(alice, followers):
+    otto = followers[2]
+    # otto's server moves its shared inbox, and we see it when otto's actor is fetched again.
+    moved = remote_actor("otto", domain="other.example", endpoints={"sharedInbox": "https://other.example/shared"})
+    assert moved.actor.uid == otto.actor.uid
+    assert store.remote_inboxes(alice.uid) == {"https://remote.example/inbox": 2, "https://other.example/shared": 1}
+    status_id = services.post_status(uid=alice.uid, message="after the move")
+    outbound.fan_out(status_id=status_id, uid=alice.uid)
+    assert [sent[0] for sent in _deliveries()] == ["https://other.example/shared", "https://remote.example/inbox"]
+    # Fetched again unchanged: nothing moves.
+    remote_actor("rob")
+    assert store.remote_inboxes(alice.uid)["https://remote.example/inbox"] == 2
