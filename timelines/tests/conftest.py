@@ -1,4 +1,4 @@
-"""Personas and helpers for the timelines tests (alice, bob and carol)."""
+"""Personas and helpers for the timelines tests (alice, bob, carol, and crowds of followers)."""
 
 from __future__ import annotations
 
@@ -34,3 +34,18 @@ def bob(make_user: Callable[..., int]) -> int:
 @pytest.fixture
 def carol(make_user: Callable[..., int]) -> int:
     return make_user("carol", "Carol Danvers")
+
+
+@pytest.fixture
+def followers_of(make_user: Callable[..., int]) -> Callable[[int, int], list[int]]:
+    """Create ``n`` new users who all follow ``uid``, in order; returns their uids."""
+
+    def create(uid: int, n: int) -> list[int]:
+        uids = []
+        for _ in range(n):
+            follower = make_user()
+            services.follow_user(uid=follower, other_uid=uid)
+            uids.append(follower)
+        return uids
+
+    return create
