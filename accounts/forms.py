@@ -66,8 +66,12 @@ class SignUpForm(forms.Form):
         help_text=exceptions.INVALID_LOGIN,
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none", "autofocus": True}),
     )
+    # Optional, as on Mastodon: left empty, the display name is the username (changed later in the profile).
     name = forms.CharField(
-        label="Display name", max_length=limits.MAX_NAME_LENGTH, widget=forms.TextInput(attrs={"autocomplete": "name"})
+        label="Display name (optional)",
+        required=False,
+        max_length=limits.MAX_NAME_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
     email = forms.EmailField(
         label="E-mail (optional)",
@@ -97,8 +101,12 @@ class SignUpForm(forms.Form):
         return login
 
     def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if not name.strip():
+            # Left empty: the username (cleaned just before, being declared first); a bad username has its own error.
+            return self.cleaned_data.get("username", "")
         try:
-            return validation.clean_name(self.cleaned_data["name"])
+            return validation.clean_name(name)
         except exceptions.InvalidName as error:
             raise forms.ValidationError(error.message) from None
 

@@ -147,6 +147,19 @@ SCHEMAS: dict[str, Schema] = {
             "created_at": DATE,
             "account": ref("Account"),
             "status": nullable(ref("Status")),
+            "event": ref("RelationshipSeveranceEvent"),
+        },
+        optional=("event",),
+    ),
+    "RelationshipSeveranceEvent": entity(
+        {
+            "id": ID,
+            "type": {"enum": ["domain_block", "user_domain_block", "account_suspension"]},
+            "purged": BOOLEAN,
+            "target_name": {"type": "string"},
+            "followers_count": INTEGER,
+            "following_count": INTEGER,
+            "created_at": DATE,
         }
     ),
     "Relationship": entity(

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 SCENARIOS = (
     "home_read",
@@ -123,6 +124,15 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(var_dir, ignore_errors=True)
 
 
+def _wait_freed(client: Any, seconds: float = 120.0) -> None:
+    """Wait until the server has freed what ``FLUSHALL ASYNC`` let go (``lazyfree_pending_objects`` 0), so a
+    scenario that reads ``used_memory`` before and after its work does not count the previous one's keys going
+    away (the capacity scenario once reported a negative size per person)."""
+    deadline = time.monotonic() + seconds
+    while int(client.info("memory").get("lazyfree_pending_objects", 0)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def _run(args: argparse.Namespace, var_dir: Path) -> int:
     import django
 
@@ -180,6 +190,7 @@ def _run(args: argparse.Namespace, var_dir: Path) -> int:
         # ASYNC: freeing the previous scenario's keys (hundreds of thousands, the book's among them) in the
         # foreground outran the client's 5 s timeout on a busy machine.
         client.flushall(asynchronous=True)
+        _wait_freed(client)
         began = time.perf_counter()
         print(f"running {name} ...", file=sys.stderr, flush=True)
         module = modules[name]

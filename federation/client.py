@@ -36,7 +36,13 @@ ACCEPT = f"{contexts.ACTIVITY_JSON}, {contexts.LD_JSON}"
 
 
 class FetchError(Exception):
-    """A remote request that was refused, failed, timed out, or answered something unusable."""
+    """A remote request that was refused, failed, timed out, or answered something unusable. ``transient``: the
+    cause may pass (no connection, a time-out, a name that did not resolve, a 5xx or 429), so the same request may
+    succeed later; a refusal, a 4xx, a body too large or of the wrong type will not."""
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,12 +88,17 @@ def resolve(url: str) -> tuple[str, str, int, str]:
         raise FetchError(f"refused: {url} names no host")
     try:
         port = parts.port or (443 if scheme == "https" else 80)
+    except ValueError:
+        raise FetchError(f"refused: {url!r} has no valid port") from None
+    try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (OSError, ValueError, UnicodeError):
+    except UnicodeError:  # a name that cannot be encoded (a subclass of ValueError, not of OSError)
         raise FetchError(f"{host} cannot be resolved") from None
+    except (OSError, ValueError):  # a DNS failure may pass
+        raise FetchError(f"{host} cannot be resolved", transient=True) from None
     addresses = [info[4][0] for info in found]
     if not addresses:
-        raise FetchError(f"{host} cannot be resolved")
+        raise FetchError(f"{host} cannot be resolved", transient=True)
     if not insecure() and not all(_allowed_address(address) for address in addresses):
         raise FetchError(f"refused: {host} is not a public address")
     return scheme, host, port, addresses[0]
@@ -127,7 +138,7 @@ def _once(
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     remaining = deadline - time.monotonic()
     if remaining <= 0:
-        raise FetchError(f"{url} took too long")
+        raise FetchError(f"{url} took too long", transient=True)
     connection_class = _PinnedHTTPS if scheme == "https" else _PinnedHTTP
     connection = connection_class(host, port, address, remaining)
     try:
@@ -146,7 +157,7 @@ def _once(
             if size > max_bytes:
                 raise FetchError(f"{url} answered more than {max_bytes} bytes")
             if time.monotonic() > deadline:
-                raise FetchError(f"{url} took too long")
+                raise FetchError(f"{url} took too long", transient=True)
             chunks.append(chunk)
         return (
             Response(
@@ -163,7 +174,9 @@ def _once(
                 body=b"",
             )
         )
-    except (OSError, ValueError, http.client.HTTPException) as error:
+    except (OSError, http.client.HTTPException) as error:  # no connection, reset, time-out, cut short
+        raise FetchError(f"{url}: {error}", transient=True) from None
+    except ValueError as error:
         raise FetchError(f"{url}: {error}") from None
     finally:
         connection.close()
@@ -199,7 +212,8 @@ def get(
             url = response.url
             continue
         if response.status != 200:
-            raise FetchError(f"{url} answered {response.status}")
+            transient = response.status >= 500 or response.status == 429
+            raise FetchError(f"{url} answered {response.status}", transient=transient)
         return response
     raise FetchError(f"{url} redirects more than {MAX_REDIRECTS} times")
 

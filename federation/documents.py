@@ -21,6 +21,7 @@ from typing import Any
 
 from api.entities.common import _html
 from federation import contexts, identities
+from media import capabilities
 from timelines import text
 from timelines import visibility as visibilities
 from timelines.records import MediaItem, Status, User
@@ -95,13 +96,15 @@ def addressing(*, level: str, followers: str, mentioned: Sequence[str]) -> tuple
     return mentioned, []
 
 
-def attachment(item: MediaItem, *, media_type: str) -> dict[str, Any]:
+def attachment(item: MediaItem, *, media_type: str, keyed: bool = False) -> dict[str, Any]:
     """The ``Document`` of one image of a local post, as Mastodon sends it: its URL, type, alt text (``name``),
-    blurhash, size and focal point."""
+    blurhash, size and focal point. ``keyed``: the post is not public, so its URL carries the image's capability
+    key (``media.capabilities``) for the servers it is sent to."""
+    url = identities.base() + item.url
     document: dict[str, Any] = {
         "type": "Document",
         "mediaType": media_type,
-        "url": identities.base() + item.url,
+        "url": capabilities.keyed_url(url, item.token) if keyed else url,
         "name": item.description or None,
         "blurhash": item.blurhash or None,
         "width": item.width,
@@ -144,7 +147,11 @@ def note(
         "sensitive": bool(status.sensitive),
         "tag": tags,
         "attachment": [
-            attachment(item, media_type=(media_types or {}).get(item.id, "image/jpeg"))
+            attachment(
+                item,
+                media_type=(media_types or {}).get(item.id, "image/jpeg"),
+                keyed=status.visibility not in (visibilities.PUBLIC, visibilities.UNLISTED),
+            )
             for item in status.media
             if not item.remote_url
         ],

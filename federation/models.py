@@ -1,10 +1,12 @@
 """What federation keeps in SQL: this server's key pairs, what it knows of other servers' actors, and the
-moderators' domain blocks.
+moderators' domain blocks, with the relationships a suspending block severed.
 
 None mirrors Redis data. A ``KeyPair`` is a secret (DESIGN.md: secrets never go to Redis); a ``RemoteActor``
 is the delivery address book of a remote account (inbox, shared inbox, public key) whose profile lives in Redis
 under ``uid`` like any account's; a ``DomainBlock`` is a moderation decision about a whole server, which
-``federation.services.domain_blocks`` turns into the account flags the per-recipient policy reads.
+``federation.services.domain_blocks`` turns into the account flags the per-recipient policy reads. A
+``RelationshipSeveranceEvent`` records the follows a suspending block removed (Mastodon's, of the same name), with
+one ``AccountRelationshipSeveranceEvent`` per local person who lost some: the counts their notification shows.
 """
 
 from __future__ import annotations
@@ -87,3 +89,37 @@ class DomainBlock(models.Model):
 
     def __str__(self) -> str:
         return f"{self.domain} ({self.get_severity_display()})"
+
+
+class RelationshipSeveranceEvent(models.Model):
+    """The follows between people here and the accounts of ``target_name`` were severed (a suspending domain
+    block, Mastodon's ``domain_block`` type). ``recorded``: the counts of each person here were taken (before any
+    follow went), so a job that runs again counts nothing twice."""
+
+    class Type(models.TextChoices):
+        DOMAIN_BLOCK = "domain_block", "Domain block"
+
+    type = models.CharField(max_length=32, choices=Type.choices, default=Type.DOMAIN_BLOCK)
+    target_name = models.CharField(max_length=255)
+    recorded = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Relationships with {self.target_name} severed ({self.type})"
+
+
+class AccountRelationshipSeveranceEvent(models.Model):
+    """What one person here (``uid``) lost in a severance: followers of theirs and accounts they followed on the
+    other server. ``notified``: their notification was made (once)."""
+
+    event = models.ForeignKey(RelationshipSeveranceEvent, on_delete=models.CASCADE, related_name="accounts")
+    uid = models.PositiveBigIntegerField(db_index=True)
+    followers_count = models.PositiveIntegerField(default=0)
+    following_count = models.PositiveIntegerField(default=0)
+    notified = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=("event", "uid"), name="one_severance_per_account")]
+
+    def __str__(self) -> str:
+        return f"Account {self.uid} lost {self.followers_count} followers, {self.following_count} followed"

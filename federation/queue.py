@@ -10,9 +10,13 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
 - ``enqueue_lookup``: an account of another server a post mentions, unknown here: WebFinger and its actor.
 - ``enqueue_actor_refresh``: a remote actor fetched for its key alone (in a request), fetched again with its counts.
 - ``enqueue_remote_images``: the images of a remote post just stored, fetched and cached here.
-- ``enqueue_remote_pictures``: a remote account's avatar and header, when its actor names new ones.
+- ``enqueue_remote_pictures``: a remote account's avatar and header, when its actor names new ones. Both are retried
+  with RQ's ``Retry`` after ``media.limits.remote_retry_seconds()`` (1 min, 10 min, 1 h) when a fetch failed for a
+  reason that may pass (the job raises ``remote_media.TryAgain``).
 - ``enqueue_media_policy``: a domain's block changed: its cached pictures deleted when its media are rejected now,
   fetched again when they are not any more.
+- ``enqueue_severance``: a domain block became ``suspend``: the follows between people here and its accounts are
+  removed, and each person who lost some is told (``federation.services.severance``).
 - ``enqueue_delivery``: one signed POST of an activity to one inbox, under an id unique per (activity, inbox),
   so a repeated fan-out never sends twice; retried with exponential backoff over about four and a half days
   (``DELIVERY_RETRY_INTERVALS``; Mastodon retries 16 times over about three days). The retries need a worker with
@@ -29,6 +33,7 @@ from typing import Any
 from rq import Retry
 from rq.exceptions import DuplicateJobError
 
+from media import limits as media_limits
 from timelines.queue import JOB_TIMEOUT_SECONDS, get_queue
 
 INBOUND_RETRIES = [5, 30, 120]
@@ -137,8 +142,9 @@ def enqueue_replies(*, status_id: int) -> None:
 
 
 def enqueue_remote_images(*, status_id: int, again: bool = False) -> None:
-    """Fetch and cache the images of remote post ``status_id`` (one job per post; a failure marks the image
-    failed rather than retrying). ``again``: its images are waiting once more (a reject-media block was lifted),
+    """Fetch and cache the images of remote post ``status_id`` (one job per post). A fetch that failed for a
+    reason that may pass is tried again by RQ after each of ``media.limits.remote_retry_seconds()``; the last try
+    marks it failed. ``again``: its images are waiting once more (a reject-media block was lifted),
     under a new job id, since the first job's may still be kept."""
     suffix = f"-{time.time_ns()}" if again else ""
     _enqueue(
@@ -146,19 +152,20 @@ def enqueue_remote_images(*, status_id: int, again: bool = False) -> None:
         job_id=f"ap-images-{status_id}{suffix}",
         description=f"cache the images of status {status_id}",
         kwargs={"status_id": status_id},
-        retry=[],
+        retry=media_limits.remote_retry_seconds(),
     )
 
 
 def enqueue_remote_pictures(*, uid: int) -> None:
-    """Fetch and cache the avatar and header of remote account ``uid`` that changed."""
+    """Fetch and cache the avatar and header of remote account ``uid`` that changed (retried as the images of a
+    post are)."""
     _enqueue(
         "cache_remote_pictures",
         # Never deduplicated by a kept job of an earlier change (the job is idempotent).
         job_id=f"ap-pictures-{uid}-{time.time_ns()}",
         description=f"cache the pictures of remote account {uid}",
         kwargs={"uid": uid},
-        retry=INBOUND_RETRIES[:1],
+        retry=media_limits.remote_retry_seconds(),
     )
 
 
@@ -169,6 +176,17 @@ def enqueue_media_policy(*, domain: str) -> None:
         job_id=f"ap-media-policy-{_digest(domain)}-{time.time_ns()}",
         description=f"apply the media policy of {domain[:300]}",
         kwargs={"domain": domain},
+        retry=INBOUND_RETRIES,
+    )
+
+
+def enqueue_severance(*, event_id: int) -> None:
+    """Sever the relationships recorded by severance event ``event_id`` (one job per event)."""
+    _enqueue(
+        "sever_relationships",
+        job_id=f"ap-severance-{event_id}",
+        description=f"sever the relationships of severance event {event_id}",
+        kwargs={"event_id": event_id},
         retry=INBOUND_RETRIES,
     )
 

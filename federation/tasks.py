@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rq import get_current_job
+
 from federation.services import (
     actor_changes,
     actors,
@@ -13,6 +15,7 @@ from federation.services import (
     remote_profiles,
     remote_statuses,
     replies,
+    severance,
 )
 
 
@@ -45,16 +48,27 @@ def fetch_replies(*, status_id: int) -> int:
     return replies.fetch_replies(status_id=status_id)
 
 
+def _last_try() -> bool:
+    """Whether the running job has no retry left (RQ's ``retries_left``; a job run outside a worker has none):
+    a picture that fails now is given up rather than postponed."""
+    job = get_current_job()
+    return job is None or not job.retries_left
+
+
 def cache_remote_images(*, status_id: int) -> int:
-    return remote_media.cache_images(status_id=status_id)
+    return remote_media.cache_images(status_id=status_id, last_try=_last_try())
 
 
 def cache_remote_pictures(*, uid: int) -> int:
-    return remote_profiles.cache_pictures(uid=uid)
+    return remote_profiles.cache_pictures(uid=uid, last_try=_last_try())
 
 
 def apply_media_policy(*, domain: str) -> int:
     return remote_profiles.apply_media_policy(domain=domain)
+
+
+def sever_relationships(*, event_id: int) -> int:
+    return severance.sever_relationships(event_id=event_id)
 
 
 def refresh_actor(*, uri: str) -> int | None:

@@ -29,6 +29,18 @@ def sync_max_pixels() -> int:
     return int(getattr(settings, "SOCIALSITE_MEDIA_SYNC_MAX_PIXELS", 1_000_000))
 
 
+# Another server's picture that could not be fetched for a reason that may pass (no connection, a time-out, a 5xx
+# or 429) is tried again after 1 minute, 10 minutes and 1 hour; a 4xx, a picture too large or not an image is not.
+REMOTE_RETRY_SECONDS = (60, 600, 3600)
+
+
+def remote_retry_seconds() -> list[int]:
+    """The waits before each new try of a remote picture (``SOCIALSITE_REMOTE_MEDIA_RETRY_SECONDS``): one retry
+    per number, none when empty."""
+    found = getattr(settings, "SOCIALSITE_REMOTE_MEDIA_RETRY_SECONDS", REMOTE_RETRY_SECONDS)
+    return [max(0, int(seconds)) for seconds in found]
+
+
 def too_large_message() -> str:
     """What a refused upload is told: the limit in MB (or kB below one MB)."""
     limit = max_upload_bytes()

@@ -289,6 +289,11 @@ MEDIA_URL = "/media/"
 SOCIALSITE_MEDIA_MAX_BYTES = int(os.environ.get("SOCIALSITE_MEDIA_MAX_BYTES") or 10 * 1024 * 1024)
 # Post images of more pixels than this are processed by a job, the upload answering at once (media/deferred.py).
 SOCIALSITE_MEDIA_SYNC_MAX_PIXELS = int(os.environ.get("SOCIALSITE_MEDIA_SYNC_MAX_PIXELS") or 1_000_000)
+# Seconds between the tries of another server's picture that failed for a reason that may pass (no connection, a
+# time-out, a 5xx): one retry per number (media/limits.py, remote_retry_seconds), "60,600,3600" by default.
+SOCIALSITE_REMOTE_MEDIA_RETRY_SECONDS = [
+    int(part) for part in (os.environ.get("SOCIALSITE_REMOTE_MEDIA_RETRY_SECONDS") or "60,600,3600").split(",") if part
+]
 try:
     _DEFAULT_STORAGE = media_storage.default_storage_setting(os.environ)
 except media_storage.StorageSettingError as _error:

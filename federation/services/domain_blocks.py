@@ -6,7 +6,9 @@ A block covers a domain and its subdomains (``example.com`` covers ``social.exam
   queued, ``federation.views.inbox``), a job queued before the block drops its activity, no document of the
   server is fetched (``federation.services.actors``), no delivery goes to it (``federation.services.outbound``),
   and each of its accounts here is suspended (``timelines.services.moderation``), so the per-recipient policy
-  hides everything of theirs from everyone.
+  hides everything of theirs from everyone. Every follow between them and people here is removed, both ways,
+  and each person who lost some is told how many (``federation.services.severance``, a job; as Mastodon 4.3).
+  Lifting the block restores none.
 - ``silence``: each of its accounts here is limited: their posts reach only the people here who follow them, and
   stay out of search, tag timelines and the public streams, as the policy does for any limited account.
 - ``noop``: neither; with ``reject_media`` alone.
@@ -32,7 +34,7 @@ from accounts.exceptions import NOT_ALLOWED, ModerationError
 from accounts.models import User
 from accounts.moderation import clean_reason
 from federation import queue
-from federation.models import DomainBlock, RemoteActor
+from federation.models import DomainBlock, RelationshipSeveranceEvent, RemoteActor
 from timelines import exceptions
 from timelines.services import moderation
 
@@ -196,6 +198,7 @@ def block_domain(
     existing = DomainBlock.objects.filter(domain=cleaned_domain).first()
     _require(moderator, "federation.change_domainblock" if existing else "federation.add_domainblock")
     was_rejecting = bool(existing and existing.reject_media)
+    was_suspending = bool(existing and existing.severity == SUSPEND)
     with transaction.atomic():
         block, created = DomainBlock.objects.select_for_update().get_or_create(
             domain=cleaned_domain,
@@ -219,6 +222,10 @@ def block_domain(
     if reject_media != was_rejecting:
         # What was cached of its pictures goes, or comes back, in a job (O(accounts of the domain)).
         queue.enqueue_media_policy(domain=cleaned_domain)
+    if severity == SUSPEND and not was_suspending:
+        # The follows with its accounts go, both ways, in a job (O(their follows here)); lifting restores none.
+        event = RelationshipSeveranceEvent.objects.create(target_name=cleaned_domain)
+        queue.enqueue_severance(event_id=event.pk)
     return block
 
 

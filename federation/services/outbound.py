@@ -127,8 +127,8 @@ def remote_follow_requested(*, uid: int, other_uid: int) -> None:
 def remote_unfollowed(*, uid: int, other_uid: int) -> None:
     """Send local ``uid``'s Undo of its Follow of remote ``other_uid``."""
     login, target = local_login(uid), actors.actor_by_uid(other_uid)
-    if login is None or target is None:
-        return
+    if login is None or target is None or domain_blocks.is_suspended(target.domain):
+        return  # nothing goes to a suspended server (a severance unfollows all its accounts at once)
     actor = identities.actor(login)
     follow = documents.follow(identifier=f"{actor}#follows/{other_uid}", actor=actor, target=target.uri)
     activity = documents.undo(

@@ -10,7 +10,10 @@ this site's, served under ``/media/<token>/...`` like local ones, with the post'
 A post's images: each ``Document`` or ``Image`` whose ``mediaType`` is an image (videos, audio and anything else
 are left out), at most ``MAX_ITEMS``, gets a record when the post is stored (``reserve``: its token, alt text,
 blurhash, focal point and expected sizes go into the status hash once), and ``cache_images`` (a job) fills it.
-Until then, or when it cannot be fetched, its URL answers a stand-in picture. Nothing is taken from a server
+Until then, or when it cannot be fetched, its URL answers a stand-in picture. A fetch that failed for a reason that
+may pass (``client.FetchError.transient``: no connection, a time-out, a 5xx) leaves the image waiting and makes the
+job raise ``TryAgain`` once the others are done, so RQ runs it again later (``federation.queue``); the last try
+marks it failed. A 4xx, a picture too large or not an image fails at once. Nothing is taken from a server
 whose domain block rejects its media, and a block that starts rejecting them deletes what was cached
 (``remote_profiles.apply_media_policy``), and lifting it brings them back.
 """
@@ -34,6 +37,11 @@ MAX_URL = 2048
 FETCH_SECONDS = 30.0
 IMAGE_ACCEPT = "image/webp, image/png, image/jpeg, image/gif;q=0.9"
 REJECTED = "Its server's media are rejected here."
+NOT_FETCHED = "The image could not be fetched from its server."
+
+
+class TryAgain(Exception):
+    """Some pictures could not be fetched for a reason that may pass: the job is to be run again later."""
 
 
 def picture_url(value: Any) -> str | None:
@@ -137,15 +145,17 @@ def download(url: str) -> bytes:
     return response.body
 
 
-def cache_images(*, status_id: int) -> int:
+def cache_images(*, status_id: int, last_try: bool = True) -> int:
     """Fetch and process the images of remote post ``status_id`` not cached yet (a job, queued when the post is
     stored). Returns how many are cached now. One that cannot be fetched or is refused by processing is marked
-    failed (its URL keeps answering the stand-in); idempotent."""
+    failed (its URL keeps answering the stand-in), except one whose failure may pass when this is not the
+    ``last_try``: it stays waiting and ``TryAgain`` is raised after the others are done. Idempotent."""
     waiting = deferred.remote_waiting(status_id)
     if not waiting:
         return 0
     author = RemoteActor.objects.filter(uid=waiting[0].owner).first()
     cached = 0
+    postponed: list[str] = []
     for attachment in waiting:
         if author is None or domain_blocks.rejects_media(author.domain) or domain_blocks.is_suspended(author.domain):
             deferred.finish_remote(attachment, None, REJECTED)
@@ -153,9 +163,14 @@ def cache_images(*, status_id: int) -> int:
         try:
             data = download(attachment.remote_url)
         except client.FetchError as error:
+            if error.transient and not last_try:
+                postponed.append(str(error))
+                continue
             logger.info("A remote image was not cached: %s", error)
-            deferred.finish_remote(attachment, None, "The image could not be fetched from its server.")
+            deferred.finish_remote(attachment, None, NOT_FETCHED)
             continue
         done = deferred.finish_remote(attachment, data)
         cached += bool(done is not None and done.ready)
+    if postponed:
+        raise TryAgain("; ".join(postponed))
     return cached

@@ -86,16 +86,19 @@ def queue_pictures(actor: RemoteActor) -> None:
         queue.enqueue_remote_pictures(uid=actor.uid)
 
 
-def cache_pictures(*, uid: int) -> int:
+def cache_pictures(*, uid: int, last_try: bool = True) -> int:
     """Fetch the avatar and header of remote account ``uid`` that changed, and keep them as its profile's (a job).
     A picture gone from the actor, or from a server whose media are rejected, is removed. One that cannot be
-    fetched keeps the old one and is tried again at the next refresh; one that processing refuses is not.
-    Returns how many pictures changed. Idempotent."""
+    fetched keeps the old one and is tried again at the next refresh; one that processing refuses is not. When
+    the failure may pass (``client.FetchError.transient``) and this is not the ``last_try``,
+    ``remote_media.TryAgain`` is raised once the other picture is done, so the job runs again later. Returns how
+    many pictures changed. Idempotent."""
     actor = RemoteActor.objects.filter(uid=uid).first()
     if actor is None:
         return 0
     rejected = domain_blocks.rejects_media(actor.domain) or domain_blocks.is_suspended(actor.domain)
     changed = 0
+    postponed: list[str] = []
     for kind in KINDS:
         wanted = "" if rejected else getattr(actor, f"{kind}_remote_url")
         if wanted == getattr(actor, f"{kind}_cached_from") and not (rejected and _has_picture(uid, kind)):
@@ -105,6 +108,9 @@ def cache_pictures(*, uid: int) -> int:
             try:
                 data = remote_media.download(wanted)
             except client.FetchError as error:
+                if error.transient and not last_try:
+                    postponed.append(str(error))
+                    continue
                 logger.info("A remote account's %s was not cached: %s", kind, error)
                 continue
         try:
@@ -118,6 +124,8 @@ def cache_pictures(*, uid: int) -> int:
         RemoteActor.objects.filter(pk=actor.pk, **{f"{kind}_remote_url": getattr(actor, f"{kind}_remote_url")}).update(
             **{f"{kind}_cached_from": getattr(actor, f"{kind}_remote_url") if not rejected else ""}
         )
+    if postponed:
+        raise remote_media.TryAgain("; ".join(postponed))
     return changed
 
 

@@ -4,6 +4,8 @@ media are rejected (their caching is ``test_remote_profiles_and_media.py``'s).""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 
 from accounts.models import User
@@ -16,6 +18,7 @@ from media.tests.images import jpeg
 from timelines import selectors, services
 from timelines import store as timelines_store
 from timelines.records import MediaItem, stored_media
+from timelines.services import moderation
 from timelines.services.follows import make_follow
 
 
@@ -68,6 +71,45 @@ def test_a_local_posts_images_go_out_as_documents_with_their_alt_text(alice, rob
     assert document["name"] == "Two hills" and document["blurhash"] == upload.blurhash
     assert (document["width"], document["height"]) == (upload.width, upload.height)
     assert note["sensitive"] is True
+
+
+def _delivered_image_url(alice, rob, *, visibility):
+    upload = media_services.upload(owner=alice.uid, data=jpeg((120, 80)), description="Our garden")
+    services.post_status(uid=alice.uid, message="Just for you", media_ids=[upload.id], visibility=visibility)
+    assert run_queued("federation.tasks.fan_out") == [1]
+    delivered = [job.kwargs for job in queued_jobs() if job.func_name == "federation.tasks.deliver"]
+    note = delivered[-1]["activity"]["object"]
+    [document] = note["attachment"]
+    return int(note["id"].rsplit("/", 1)[1]), upload, urlsplit(document["url"])
+
+
+def test_a_followers_only_posts_images_can_be_fetched_by_the_servers_it_was_sent_to_and_nobody_else(
+    client, alice, rob
+):
+    services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    status_id, upload, url = _delivered_image_url(alice, rob, visibility="private")
+    assert url.path == f"/media/{upload.token}/original" and url.query.startswith("key=")
+    # The server it was sent to fetches the image unsigned, as Mastodon does, with the address it was given.
+    fetched = client.get(f"{url.path}?{url.query}")
+    assert fetched.status_code == 200 and fetched["Content-Type"] == upload.content_type
+    # Without the key, or with another image's, the policy answers for an anonymous reader: nothing.
+    assert client.get(url.path).status_code == 404
+    assert client.get(f"{url.path}?key={'0' * 40}").status_code == 404
+    # The key opens this image only while its post is there.
+    services.delete_status(uid=alice.uid, status_id=status_id)
+    assert client.get(f"{url.path}?{url.query}").status_code == 404
+
+
+def test_a_keyed_image_address_stops_when_its_author_is_suspended_and_public_posts_need_no_key(client, alice, rob):
+    services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    _, _, public = _delivered_image_url(alice, rob, visibility="public")
+    assert public.query == "" and client.get(public.path).status_code == 200
+    _, _, private = _delivered_image_url(alice, rob, visibility="private")
+    assert client.get(f"{private.path}?{private.query}").status_code == 200
+    moderation.suspend_user(uid=alice.uid)
+    assert client.get(f"{private.path}?{private.query}").status_code == 404
 
 
 def test_remote_images_are_kept_images_only_served_from_here_and_not_from_a_domain_whose_media_are_rejected(

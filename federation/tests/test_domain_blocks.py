@@ -44,7 +44,7 @@ def _home(user) -> list[str]:
     return [entry.status.message for entry in selectors.get_status_messages(uid=user.uid, count=50)]
 
 
-def test_a_suspended_domain_gets_nothing_gives_nothing_and_comes_back_when_lifted(client, root, alice, rob):
+def test_a_suspended_domain_gets_nothing_gives_nothing_and_is_heard_again_when_lifted(client, root, alice, rob):
     make_follow(uid=alice.uid, other_uid=rob.actor.uid, notify_followee=False)
     services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
     store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
@@ -58,9 +58,10 @@ def test_a_suspended_domain_gets_nothing_gives_nothing_and_comes_back_when_lifte
 
     assert _home(alice) == []  # the policy hides a suspended account's posts everywhere
     assert run_queued() == ["blocked"]
+    assert run_queued("federation.tasks.sever_relationships") == [1]  # alice's follows with rob go
     refused = post_signed(client, rob, _create(rob, 3, "after the block"))
     assert refused.status_code == 403 and "error" in refused.json()
-    assert queued_jobs() == []
+    assert not [job for job in queued_jobs() if job.func_name == "federation.tasks.process_inbound"]
     # Nothing goes out: no inbox of it in a fan-out, no look-up of its accounts.
     status_id = services.post_status(uid=alice.uid, message="anyone there?")
     assert outbound.fan_out(status_id=status_id, uid=alice.uid) == 0
@@ -72,7 +73,8 @@ def test_a_suspended_domain_gets_nothing_gives_nothing_and_comes_back_when_lifte
     assert entry.user == root and entry.get_change_message() == "Blocked domain remote.example (suspend): spam farm"
 
     assert domain_blocks.unblock_domain(moderator=root, domain="remote.example", reason="they cleaned up")
-    assert _home(alice) == ["anyone there?", "before the block"]
+    # The suspension is lifted, not the severance: alice follows rob no more (as in Mastodon).
+    assert _home(alice) == ["anyone there?"]
     assert not selectors.get_uids_in_state("suspended")
     assert post_signed(client, rob, _create(rob, 4, "welcome back")).status_code == 202
     assert run_queued() == ["stored"]

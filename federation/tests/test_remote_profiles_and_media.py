@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import json
 import threading
+import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -24,8 +26,9 @@ from federation.services import actors, domain_blocks, lookup
 from federation.tests.conftest import AP, PASSWORD
 from federation.tests.helpers import Remote, post_signed, queued_jobs, remote_actor, run_queued
 from media.tests.images import jpeg, png
-from timelines import selectors
+from timelines import queue, selectors
 from timelines.services import pictures
+from timelines.worker import Worker
 
 _KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 _PEM = _KEY.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
@@ -79,7 +82,8 @@ def _documents(base: str, counts: dict[str, int]) -> dict[str, dict[str, Any]]:
         "height": 600,
     }
     page = {**photo, "url": f"{base}/files/page.html", "name": "Not really an image"}
-    for document in (note(1, [photo]), note(2, [page])):
+    gone = {**photo, "url": f"{base}/files/gone.jpg", "name": "Deleted there"}  # answered 404
+    for document in (note(1, [photo]), note(2, [page]), note(3, [photo, gone])):
         found[document["id"]] = document
     return found
 
@@ -91,6 +95,12 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         base = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.server.requests.append((self.path, self.headers.get("Signature", "")))
+        failing = self.server.failures.get(self.path)
+        if failing:  # answers to give first, one per request (a server in trouble)
+            self.send_response(failing.pop(0))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if self.path in FILES:
             body, kind = FILES[self.path], "image/png" if self.path.endswith(".png") else "image/jpeg"
         elif self.path == "/files/page.html":
@@ -126,6 +136,7 @@ def mastodon(settings):
     settings.SOCIALSITE_FEDERATION_INSECURE = True
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.requests = []  # type: ignore[attr-defined]
+    server.failures = {}  # type: ignore[attr-defined]
     server.counts = {"followers": 1234, "following": 56, "outbox": 789}  # type: ignore[attr-defined]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -298,3 +309,58 @@ def test_an_actor_fetched_for_its_key_in_a_request_has_its_counts_read_by_a_job(
     assert run_queued("federation.tasks.refresh_actor") != []
     user = selectors.get_user(uid=actors.actor_by_uri(uri).uid)
     assert (user.followers_count, user.following_count, user.posts_count) == (1234, 56, 789)
+
+
+def _work_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Run the site's worker class here, in burst mode with its scheduler (which queues the retries that are due),
+    until ``condition`` holds."""
+    jobs = queue.get_queue()
+    deadline = time.monotonic() + timeout
+    while True:
+        Worker([jobs], connection=jobs.connection).work(burst=True, with_scheduler=True)
+        if condition():
+            return
+        assert time.monotonic() < deadline, "timed out waiting for the jobs"
+        time.sleep(0.1)  # a pause between polls; the condition decides
+
+
+def _asked(server, path: str) -> int:
+    return sum(1 for asked, _ in server.requests if asked == path)
+
+
+def test_a_remote_picture_that_failed_for_a_reason_that_may_pass_is_fetched_again_later_and_a_404_is_not(
+    settings, client, alice, mastodon
+):
+    settings.SOCIALSITE_REMOTE_MEDIA_RETRY_SECONDS = [1, 1, 1]
+    mastodon.failures = {"/files/photo.jpg": [503], "/files/mo.jpg": [502]}
+    found = actors.resolve_acct(f"mo@{_host(mastodon)}")
+    _, status_id = lookup.resolve_url(f"http://{_host(mastodon)}/users/mo/statuses/3")
+    item, gone = selectors.get_status(status_id=status_id).media
+    preview = f"/media/{item.token}/preview"
+
+    jobs = queue.get_queue()
+    Worker([jobs], connection=jobs.connection).work(burst=True)  # the first tries, no retry due yet
+    assert _asked(mastodon, "/files/photo.jpg") == 1
+    assert b"Loading the image" in _body(client.get(preview))  # not given up: still on its way
+    assert b"not available" in _body(client.get(f"/media/{gone.token}/preview"))  # a 404 is final
+    assert queue.get_job(f"ap-images-{status_id}").get_status() == "scheduled"
+    assert selectors.get_user(uid=found.uid).header and not selectors.get_user(uid=found.uid).avatar
+
+    _work_until(
+        lambda: client.get(preview)["Content-Type"] == "image/jpeg" and bool(selectors.get_user(uid=found.uid).avatar)
+    )
+    assert _asked(mastodon, "/files/photo.jpg") == 2 and _asked(mastodon, "/files/mo.jpg") == 2
+    assert _asked(mastodon, "/files/gone.jpg") == 1
+    assert _size_of(_body(client.get(preview))) == (640, 480)
+    assert client.get(f"/@mo@{_host(mastodon)}/avatar")["Content-Type"] == "image/jpeg"
+
+
+def test_a_remote_picture_whose_server_keeps_failing_is_tried_four_times_then_given_up(
+    settings, client, alice, mastodon
+):
+    settings.SOCIALSITE_REMOTE_MEDIA_RETRY_SECONDS = [1, 1, 1]
+    mastodon.failures = {"/files/photo.jpg": [503] * 10}
+    _, status_id = lookup.resolve_url(f"http://{_host(mastodon)}/users/mo/statuses/1")
+    [item] = selectors.get_status(status_id=status_id).media
+    _work_until(lambda: b"not available" in _body(client.get(f"/media/{item.token}/preview")))
+    assert _asked(mastodon, "/files/photo.jpg") == 4  # the first try and three retries

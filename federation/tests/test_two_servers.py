@@ -106,13 +106,35 @@ def test_a_follow_across_servers_brings_posts_home_by_visibility(servers):
 
     posted = b.run(
         f"""
+        from media import services as media_services
+        from media.tests.images import jpeg
         from timelines import services
+        picture = media_services.upload(owner={bob}, data=jpeg((400, 300)), description="The harbour")
         print(services.post_status(uid={bob}, message="Hello from B #federation"))
-        print(services.post_status(uid={bob}, message="Only for my followers", visibility="private"))
+        print(services.post_status(
+            uid={bob}, message="Only for my followers", visibility="private", media_ids=[picture.pk]
+        ))
         """
     )
     public_id, private_id = (int(value) for value in posted.split())
     assert wait_until(lambda: len(a.home_of(alice)) == 2), a.home_of(alice)
+    # The followers-only post's image is copied by A too (its address carries B's key for it, which anyone
+    # without the post lacks) and A serves its copy to alice, as the post, and to nobody else.
+    copied = """
+        from django.test import Client
+        from accounts.models import User
+        from media.models import Attachment
+        copy = Attachment.objects.filter(description="The harbour").first()
+        if copy is None or not copy.ready:
+            print("-")
+        else:
+            browser = Client()
+            browser.force_login(User.objects.get(username="alice"))
+            mine = browser.get(f"/media/{copy.token}/original")
+            print(mine.status_code, mine["Content-Type"], Client().get(f"/media/{copy.token}/original").status_code)
+        """
+    assert wait_until(lambda: a.run(copied) != "-"), "A did not copy the followers-only image"
+    assert a.run(copied) == "200 image/jpeg 404", a.run(copied)
     assert set(a.home_of(alice)) == {"Hello from B #federation", "Only for my followers"}
     assert a.home_of(carol) == []
     # On A, the followers-only post is alice's to see, not carol's (who does not follow bob) nor anyone's.

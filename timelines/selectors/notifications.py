@@ -26,6 +26,8 @@ class Notification:
     time: float
     unread: bool
     text: str = ""  # what the moderators wrote (a removed post, a resolved report)
+    # A severed_relationships notification's: type, target_name, followers_count, following_count, created_at, id.
+    event: dict | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,7 @@ class NotificationGroup:
     newest_id: int
     unread: bool
     text: str = ""
+    event: dict | None = None
 
     @property
     def others(self) -> int:
@@ -140,6 +143,7 @@ def _notification(item: dict, actors: dict[int, User], statuses: dict[int, Statu
         float(item["time"]),
         int(item["id"]) > mark,
         str(item.get("text", "")),
+        item.get("event") if isinstance(item.get("event"), dict) else None,
     )
 
 
@@ -154,6 +158,8 @@ def group_notifications(notifications: list[Notification]) -> list[NotificationG
             key = (notification.kind, notification.id)
         if notification.kind in ("mention", "reply", "moderation", "report_resolved"):
             key = (notification.kind, status_id, notification.actor.id)
+        if notification.kind == "severed_relationships":
+            key = (notification.kind, notification.id)  # each block its own line
         groups.setdefault(key, []).append(notification)
     result = [
         NotificationGroup(
@@ -164,6 +170,7 @@ def group_notifications(notifications: list[Notification]) -> list[NotificationG
             newest_id=items[0].id,
             unread=any(item.unread for item in items),
             text=items[0].text,
+            event=items[0].event,
         )
         for items in groups.values()
     ]

@@ -26,10 +26,25 @@ FOLLOW_ACCEPTED = "follow_accepted"
 MODERATION = "moderation"
 REPORT_RESOLVED = "report_resolved"
 UPDATE = "update"  # a post they reposted was edited (Mastodon's ``update``)
-KINDS = (MENTION, REPLY, REPOST, LIKE, FOLLOW, FOLLOW_REQUEST, FOLLOW_ACCEPTED, MODERATION, REPORT_RESOLVED, UPDATE)
+# Follows of theirs were removed by a suspending domain block (Mastodon's ``severed_relationships``); its ``event``
+# says with whom and how many.
+SEVERED_RELATIONSHIPS = "severed_relationships"
+KINDS = (
+    MENTION,
+    REPLY,
+    REPOST,
+    LIKE,
+    FOLLOW,
+    FOLLOW_REQUEST,
+    FOLLOW_ACCEPTED,
+    MODERATION,
+    REPORT_RESOLVED,
+    UPDATE,
+    SEVERED_RELATIONSHIPS,
+)
 # The actor of what the site's moderators do (a removed post, a resolved report): no user, no policy.
 MODERATORS = 0
-_FROM_MODERATORS = frozenset({MODERATION, REPORT_RESOLVED})
+_FROM_MODERATORS = frozenset({MODERATION, REPORT_RESOLVED, SEVERED_RELATIONSHIPS})
 
 
 def notify(
@@ -43,6 +58,7 @@ def notify(
     pipe: Any = None,
     relations: store.privacy.Relations | None = None,
     notification_ids: Sequence[int] = (),
+    event: Mapping[str, Any] | None = None,
 ) -> list[int]:
     """Notify each of ``recipients`` (once each, never ``actor``) that ``actor`` did ``kind`` (to
     ``status_id``), as far as the policy lets them receive it; ``text`` is what the moderators wrote, for
@@ -56,7 +72,8 @@ def notify(
     go on it, for the caller to send with its own. ``relations``: what ``store.privacy.relations`` read just before
     between the recipients and ``actor``, both ways (a follow has it): the policy then reads nothing.
     ``notification_ids``: ids the caller took beforehand (``store.notifications.next_notification_id``, in its
-    own round trip), used in order before new ones are taken; one left unused is a gap in the ids."""
+    own round trip), used in order before new ones are taken; one left unused is a gap in the ids. ``event``: what
+    a ``severed_relationships`` notification is about (plain JSON: its domain and counts), kept with it."""
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
     if kind in _FROM_MODERATORS:
@@ -71,12 +88,15 @@ def notify(
             context=policy.NOTIFICATION,
         )
         notified = policy.allowed_recipients(item=item, recipients=candidates, relations=relations)
+    about = dict(event) if event else None  # ``event`` is the name of each feed's stream event below
     taken = iter(notification_ids)
     for recipient in notified:
         notification_id = next(taken, None) or store.notifications.next_notification_id()
         content = {"id": notification_id, "type": kind, "actor": actor, "status": status_id, "time": time.time()}
         if text:
             content["text"] = text
+        if about:
+            content["event"] = about
         payload = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
         # The feed's script publishes notification.created with the unread count it made, after the write.
         event = (keys.STREAM_CHANNEL, *events.notification_created_around(uid=recipient))

@@ -21,7 +21,7 @@ from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
-from media import defaults
+from media import capabilities, defaults
 from media.models import Attachment
 from timelines import exceptions, selectors
 
@@ -43,6 +43,22 @@ def may_view(attachment: Attachment, viewer: int | None) -> bool:
     except exceptions.StatusNotFound:
         return False
     return not any(status.extra.get(flag) for flag in _GONE)
+
+
+def _sent_with_key(request: HttpRequest, attachment: Attachment) -> bool:
+    """The request holds the capability key of an image of a local post that is still there (not deleted,
+    removed, or by a suspended author): another server the post was sent to fetches it (``media.capabilities``)."""
+    if attachment.kind != Attachment.IMAGE or attachment.status_id is None or attachment.remote_url:
+        return False
+    if not capabilities.is_key(attachment.token, request.GET.get(capabilities.KEY_PARAM)):
+        return False
+    try:
+        if selectors.get_user_suspended(uid=attachment.owner):
+            return False
+    except exceptions.UnknownUser:
+        return False
+    # As its author reads it: there, and not deleted or removed.
+    return may_view(attachment, attachment.owner)
 
 
 def _moderates(request: HttpRequest) -> bool:
@@ -92,7 +108,11 @@ def serve(request: HttpRequest, token: str, variant: str) -> HttpResponse:
     # A processing upload has no file yet (never its source); another server's image not cached has a stand-in.
     if attachment is None or not (attachment.ready or attachment.remote_url):
         raise Http404()
-    if not may_view(attachment, viewer_uid(request)) and not (attachment.status_id and _moderates(request)):
+    if (
+        not may_view(attachment, viewer_uid(request))
+        and not (attachment.status_id and _moderates(request))
+        and not _sent_with_key(request, attachment)
+    ):
         raise Http404()
     if not attachment.ready:
         response = _stand_in(attachment)
