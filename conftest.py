@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import connections
 
 from socialsite import embedded_cluster, embedded_postgres, embedded_redis, redis_client
+from socialsite.tests import redis_snapshot
 
 _session: dict[str, object] = {}
 
@@ -120,7 +121,5 @@ def redis_db():
     unreachable."""
     client = redis_client.get_redis()
     client.ping()
-    for server in redis_client.primaries():
-        server.flushall()
-    redis_client.get_job_redis().flushall()
+    redis_snapshot.flush()
     yield client

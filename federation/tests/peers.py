@@ -99,6 +99,26 @@ def _environment(var_dir: Path, redis_url: str, port: int) -> dict[str, str]:
     return env
 
 
+_template: dict[str, dict[str, str]] = {}
+
+
+def _migrated(env: dict[str, str]) -> tuple[Path, dict[str, str]]:
+    """A var directory with a freshly migrated SQLite database and the collected static files, made once per test
+    session (the first time a test starts servers, with the first server's environment): each server's own
+    database starts as a copy of it, and its static files are a link to these."""
+    if "env" not in _template:
+        var_dir = Path(settings.VAR_DIR) / "federation-peer-template"
+        var_dir.mkdir(parents=True, exist_ok=True)
+        made = {**env, "SOCIALSITE_VAR_DIR": str(var_dir), "DATABASE_URL": f"sqlite:///{var_dir / 'db.sqlite3'}"}
+        manage = str(settings.BASE_DIR / "manage.py")
+        migration = subprocess.Popen([sys.executable, manage, "migrate", "-v0"], env=made, cwd=settings.BASE_DIR)
+        testing.collect_static(made)
+        assert migration.wait(timeout=testing.WAIT_SECONDS * 4) == 0
+        _template["env"] = made
+    made = _template["env"]
+    return Path(made["SOCIALSITE_VAR_DIR"]), made
+
+
 def _stop_all(processes: list[subprocess.Popen]) -> None:
     """Ask every process to stop at once, then wait for each (SIGKILL after a while): stopping them in turn
     would add their shutdown times up."""
@@ -136,14 +156,11 @@ def servers(
             port = testing.free_port()
             env = {**_environment(var_dir, redis_url, port), **(settings_of or {}).get(name, {})}
             peers.append((name, var_dir, redis_url, port, env))
-        # One migration, copied: the others' databases start as empty copies of the first's.
-        migration = subprocess.Popen([sys.executable, manage, "migrate", "-v0"], env=peers[0][4], cwd=settings.BASE_DIR)
-        testing.collect_static(peers[0][4])
-        for other in peers[1:]:
-            testing.share_static(other[4], peers[0][4])
-        assert migration.wait(timeout=testing.WAIT_SECONDS * 4) == 0
-        for other in peers[1:]:
-            shutil.copyfile(peers[0][1] / "db.sqlite3", other[1] / "db.sqlite3")
+        # One migration, copied: every server's database starts as an empty copy of the session's migrated one.
+        template, template_env = _migrated(peers[0][4])
+        for _name, var_dir, _redis_url, _port, env in peers:
+            testing.share_static(env, template_env)
+            shutil.copyfile(template / "db.sqlite3", var_dir / "db.sqlite3")
         started = []
         for name, var_dir, redis_url, port, env in peers:
             worker_log = stack.enter_context((var_dir / "worker.log").open("wb"))

@@ -115,6 +115,19 @@ def snapshot(world: World) -> dict[int, dict[str, Any]]:
     """What each person alone may change, by uid, read through the selectors (``mine`` takes out what an actor
     may change about them), and the counters of their posts."""
     incoming = {p.uid: {user.id for user in selectors.get_follow_requests(uid=p.uid)} for p in world.people.values()}
+    # The SQL side, each table read once for everybody (the Redis side goes through the selectors, person by person).
+    everyone = list(world.people.values())
+    accounts = User.objects.in_bulk([person.user.pk for person in everyone])
+    reports: dict[int, list[tuple[Any, ...]]] = {person.user.pk: [] for person in everyone}
+    for reporter, *report in Report.objects.filter(reporter__in=list(reports)).values_list(
+        "reporter_id", "reported_id", "status_ids", "reason", "comment", "state"
+    ):
+        reports[reporter].append(tuple(report))
+    uploads: dict[int, list[tuple[Any, ...]]] = {person.uid: [] for person in everyone}
+    for owner, *upload in Attachment.objects.filter(owner__in=list(uploads)).values_list(
+        "owner", "pk", "status_id", "description", "focus_x"
+    ):
+        uploads[owner].append(tuple(upload))
     found = {}
     for person in world.people.values():
         uid = person.uid
@@ -144,17 +157,11 @@ def snapshot(world: World) -> dict[int, dict[str, Any]]:
                 (c.id, frozenset(p.id for p in c.others), c.unread, c.last.status.id if c.last else None)
                 for c in selectors.get_conversations(uid=uid, count=limits.MAX_PAGE_SIZE)
             },
-            "password": User.objects.get(pk=person.user.pk).check_password(person.password),
-            "reports": sorted(
-                Report.objects.filter(reporter=person.user).values_list(
-                    "reported_id", "status_ids", "reason", "comment", "state"
-                )
-            ),
+            "password": accounts[person.user.pk].check_password(person.password),
+            "reports": sorted(reports[person.user.pk]),
             "originals": [entry.status for entry in entries if entry.repost_id is None],
             # Their uploads: which post has each, its alt text and focal point.
-            "media": sorted(
-                Attachment.objects.filter(owner=uid).values_list("pk", "status_id", "description", "focus_x")
-            ),
+            "media": sorted(uploads[uid]),
         }
     return found
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import stat
 import subprocess
@@ -13,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 import redis
@@ -22,6 +24,38 @@ from django.conf import settings
 from socialsite import embedded_redis, testing
 
 pytestmark = pytest.mark.slow
+
+
+def _fresh_env(var_dir: Path) -> dict[str, str]:
+    """A fresh machine, as bin/run finds it (SQLite in the var directory, even in the PostgreSQL test run)."""
+    env = {**os.environ, "SOCIALSITE_VAR_DIR": str(var_dir)}
+    for unset in ("REDIS_URL", "DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"):
+        env.pop(unset, None)
+    return env
+
+
+@pytest.fixture(scope="module")
+def bin_run_steps(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What bin/run does before ``serve`` (``migrate``, ``collectstatic``), done once on a fresh var directory:
+    each test's own var directory gets a copy of its database and a link to its static files (``prepare``)."""
+    var_dir = tmp_path_factory.mktemp("bin-run")
+    manage = str(settings.BASE_DIR / "manage.py")
+    for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, manage, *step], env=_fresh_env(var_dir), check=True, cwd=settings.BASE_DIR)
+    return var_dir
+
+
+def prepare(env: dict[str, str], done: Path) -> None:
+    """``env``'s var directory as after bin/run's steps: the migrated SQLite database copied (or, when ``env``
+    names another database, ``migrate`` run on it) and the collected static files linked (the manifest included)."""
+    var_dir = Path(env["SOCIALSITE_VAR_DIR"])
+    if env.get("DATABASE_URL"):
+        manage = str(settings.BASE_DIR / "manage.py")
+        subprocess.run([sys.executable, manage, "migrate", "-v0"], env=env, check=True, cwd=settings.BASE_DIR)
+    else:
+        for database in done.glob("db.sqlite3*"):
+            shutil.copy2(database, var_dir / database.name)
+    (var_dir / "staticfiles").symlink_to(done / "staticfiles", target_is_directory=True)
 
 
 def wait_for_http(url: str, timeout: float) -> bytes:
@@ -36,14 +70,10 @@ def wait_for_http(url: str, timeout: float) -> bytes:
             time.sleep(0.2)
 
 
-def test_serve_runs_the_site_and_ctrl_c_stops_everything(tmp_path):
-    env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path)}
-    # A fresh machine, as bin/run finds it (SQLite in the var directory, even in the PostgreSQL test run).
-    for unset in ("REDIS_URL", "DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG"):
-        env.pop(unset, None)
+def test_serve_runs_the_site_and_ctrl_c_stops_everything(tmp_path, bin_run_steps):
+    env = _fresh_env(tmp_path)
     manage = str(settings.BASE_DIR / "manage.py")
-    for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):  # what bin/run does first
-        subprocess.run([sys.executable, manage, *step], env=env, check=True, cwd=settings.BASE_DIR)
+    prepare(env, bin_run_steps)
     port = testing.free_port()
     serve = subprocess.Popen(
         [sys.executable, manage, "serve", "--port", str(port), "--workers", "1"],
@@ -99,13 +129,12 @@ def _wait_for(condition, timeout: float) -> bool:
     return True
 
 
-def test_serve_runs_several_web_processes_on_one_port_each_answering_and_stops_them_all(tmp_path):
+def test_serve_runs_several_web_processes_on_one_port_each_answering_and_stops_them_all(tmp_path, bin_run_steps):
     """Two daphne processes share the port: with either one frozen the other answers; one killed is replaced
     while the site keeps answering; SIGTERM to ``serve`` leaves no process behind."""
     env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path), "DJANGO_DEBUG": "0"}
     manage = str(settings.BASE_DIR / "manage.py")
-    for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-        subprocess.run([sys.executable, manage, *step], env=env, check=True, cwd=settings.BASE_DIR)
+    prepare(env, bin_run_steps)
     port = testing.free_port()
     serve = subprocess.Popen(
         [sys.executable, manage, "serve", "--port", str(port), "--workers", "0", "--web-processes", "2"],
@@ -165,15 +194,14 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
-def test_serve_restarts_its_redis_and_a_worker_killed_with_sigkill_and_says_why(tmp_path):
+def test_serve_restarts_its_redis_and_a_worker_killed_with_sigkill_and_says_why(tmp_path, bin_run_steps):
     """kill -9 of the embedded Redis: pages answer again without anyone starting it by hand (they answered 503
     until someone did); kill -9 of a worker: a new one takes its place. The log says what died and how."""
     env = {**os.environ, "SOCIALSITE_VAR_DIR": str(tmp_path), "DJANGO_DEBUG": "0"}
     for unset in ("REDIS_URL", "DATABASE_URL"):  # serve's own embedded Redis and database, in tmp_path
         env.pop(unset, None)
     manage = str(settings.BASE_DIR / "manage.py")
-    for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-        subprocess.run([sys.executable, manage, *step], env=env, check=True, cwd=settings.BASE_DIR)
+    prepare(env, bin_run_steps)
     port = testing.free_port()
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:

@@ -8,6 +8,7 @@ from rq.job import JobStatus
 from rq.registry import StartedJobRegistry
 
 from socialsite.redis_client import get_job_redis
+from socialsite.tests import redis_snapshot
 from timelines import keys, limits, queue, services, store
 from timelines.tests.helpers import (
     home_timeline_of,
@@ -29,9 +30,27 @@ FOLLOWERS = 1_500  # the first pass's 1,000 inline, the other 500 in a job
 POSTS = limits.POSTS_PER_PASS
 
 
+@pytest.fixture(scope="module")
+def fan_club() -> tuple[int, list[int], redis_snapshot.Snapshot]:
+    """alice and her FOLLOWERS fans, made once through the services (sign-up, then follow, in order) and saved:
+    making them costs 1,500 sign-ups and follows, putting them back a few pipelines."""
+    redis_snapshot.flush()
+    star = services.create_user(login="alice", name="Alice Liddell")
+    fans = []
+    for number in range(FOLLOWERS):
+        fan = services.create_user(login=f"fan{number}", name=f"Fan {number}")
+        services.follow_user(uid=fan, other_uid=star)
+        fans.append(fan)
+    return star, fans, redis_snapshot.take()
+
+
 @pytest.fixture
-def star_with_fans(alice, followers_of):
-    return alice, followers_of(alice, FOLLOWERS)
+def star_with_fans(fan_club, redis_db):
+    """The fan club as the services made it, put back after this test's flush (each test changes it)."""
+    star, fans, saved = fan_club
+    redis_snapshot.restore(saved)
+    assert redis_db.zcard(keys.followers(star)) == FOLLOWERS
+    return star, list(fans)
 
 
 def test_fan_out_reaches_the_first_thousand_at_once_and_everyone_after_the_worker(star_with_fans):
