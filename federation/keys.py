@@ -20,6 +20,16 @@ own keys (``user:{uid}``, ``status:{id}``, ``followers:{uid}``...); these only i
 - ``ap:replies_fetched:{<status id>}`` (string with a TTL): the replies of a remote post were asked of its server
   less than ``federation.services.replies.COOLDOWN_SECONDS`` ago, so reloading its thread fetches nothing.
   ``TTL ap:replies_fetched:{1042}`` -> ``(integer) 812``.
+- ``ap:ancestors_fetched:{<sha1 of uri>}`` (string with a TTL): the post at ``uri``, which a stored remote post
+  answers and this server does not have, was asked of its server (with the posts above it) less than
+  ``ANCESTORS_COOLDOWN_SECONDS`` ago, so many replies to it, or a redelivery, fetch it once.
+- ``ap:inboxes:{uid}`` (hash): the inboxes (a server's shared inbox, else the personal one) of local account
+  ``uid``'s remote followers, each with how many of them it serves; written in the same transaction as
+  ``ap:followers:{uid}`` (same slot), so a post's fan-out reads one small hash instead of every follower.
+  ``HGETALL ap:inboxes:{7}`` -> ``{"https://social.example/inbox": "212"}``.
+- ``ap:follower_inbox:{uid}`` (hash): the inbox each remote follower of ``uid`` was counted under in
+  ``ap:inboxes:{uid}``, so its removal takes one off the same count. ``HGET ap:follower_inbox:{7} 51`` ->
+  ``"https://social.example/inbox"``.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ import hashlib
 SEEN_SECONDS = 7 * 24 * 3600
 # Mastodon marks a server unavailable after a week of failures, and available again when it is heard from.
 UNAVAILABLE_AFTER_SECONDS = 7 * 24 * 3600
+ANCESTORS_COOLDOWN_SECONDS = 15 * 60
 
 
 def _digest(uri: str) -> str:
@@ -49,6 +60,21 @@ def seen_activity(activity_id: str) -> str:
 
 def replies_fetched(status_id: int) -> str:
     return f"ap:replies_fetched:{{{status_id}}}"
+
+
+def ancestors_fetched(uri: str) -> str:
+    return f"ap:ancestors_fetched:{{{_digest(uri)}}}"
+
+
+REMOTE_FOLLOWERS_PATTERN = "ap:followers:{*}"
+
+
+def remote_inboxes(uid: int) -> str:
+    return f"ap:inboxes:{{{uid}}}"
+
+
+def follower_inbox(uid: int) -> str:
+    return f"ap:follower_inbox:{{{uid}}}"
 
 
 def follow_requests(uid: int) -> str:

@@ -6,6 +6,7 @@ jobs on it. Entry points are in ``federation.tasks``, named by dotted path.
   followers and queues one delivery per inbox.
 - ``enqueue_backfill``: the latest public posts of a remote account just found, from its outbox.
 - ``enqueue_replies``: the replies of a remote post whose thread was opened, from its ``replies`` collection.
+- ``enqueue_ancestors``: the posts above a remote post just stored that answers one missing here.
 - ``enqueue_actor_update``: the Update of a local account's actor after its profile changed.
 - ``enqueue_lookup``: an account of another server a post mentions, unknown here: WebFinger and its actor.
 - ``enqueue_actor_refresh``: a remote actor fetched for its key alone (in a request), fetched again with its counts.
@@ -31,7 +32,8 @@ import time
 from typing import Any
 
 from rq import Retry
-from rq.exceptions import DuplicateJobError
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job
 
 from media import limits as media_limits
 from timelines.queue import JOB_TIMEOUT_SECONDS, get_queue
@@ -139,6 +141,31 @@ def enqueue_replies(*, status_id: int) -> None:
         kwargs={"status_id": status_id},
         retry=[],
     )
+
+
+def enqueue_ancestors(*, status_id: int, parent_uri: str) -> None:
+    """Fetch the post ``parent_uri`` that remote post ``status_id`` answers, and those above it (one job per
+    post; not retried: the cooldown is the caller's)."""
+    _enqueue(
+        "fetch_ancestors",
+        job_id=f"ap-ancestors-{status_id}",
+        description=f"fetch the posts above status {status_id}",
+        kwargs={"status_id": status_id, "parent_uri": parent_uri},
+        retry=[],
+    )
+
+
+PENDING = frozenset({"queued", "started", "scheduled", "deferred"})
+
+
+def replies_pending(status_id: int) -> bool:
+    """Whether the fetch of remote post ``status_id``'s replies is queued or running (its job, by its id)."""
+    try:
+        job = Job.fetch(f"ap-replies-{status_id}", connection=get_queue().connection)
+    except NoSuchJobError:
+        return False
+    status = job.get_status()
+    return getattr(status, "value", status) in PENDING
 
 
 def enqueue_remote_images(*, status_id: int, again: bool = False) -> None:

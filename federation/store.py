@@ -27,6 +27,12 @@ def claim_replies_fetch(status_id: int, seconds: int) -> bool:
     return bool(get_redis().set(keys.replies_fetched(status_id), 1, nx=True, ex=seconds))
 
 
+def claim_ancestors_fetch(uri: str) -> bool:
+    """Note that the post at ``uri`` (missing here) and those above it are being fetched; False when it was
+    less than ``ANCESTORS_COOLDOWN_SECONDS`` ago (SET NX with a TTL: the cooldown)."""
+    return bool(get_redis().set(keys.ancestors_fetched(uri), 1, nx=True, ex=keys.ANCESTORS_COOLDOWN_SECONDS))
+
+
 def claim_object(uri: str, status_id: int) -> int:
     """Map remote object ``uri`` to ``status_id`` unless it is mapped already; returns the id it maps to."""
     client = get_redis()
@@ -45,12 +51,73 @@ def release_object(uri: str) -> None:
     get_redis().delete(keys.remote_object(uri))
 
 
-def add_remote_follower(uid: int, follower: int, when: float) -> None:
-    get_redis().zadd(keys.remote_followers(uid), {follower: when})
+# KEYS: ap:followers:{uid}, ap:inboxes:{uid}, ap:follower_inbox:{uid} (one slot). ARGV: follower, when, inbox.
+_ADD_FOLLOWER = """
+if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+return 1
+"""
+# KEYS: as above. ARGV: follower.
+_REMOVE_FOLLOWER = """
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+local inbox = redis.call('HGET', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+if inbox and redis.call('HINCRBY', KEYS[2], inbox, -1) <= 0 then redis.call('HDEL', KEYS[2], inbox) end
+return 1
+"""
 
 
-def remove_remote_follower(uid: int, follower: int) -> None:
-    get_redis().zrem(keys.remote_followers(uid), follower)
+def _follower_keys(uid: int) -> list[str]:
+    return [keys.remote_followers(uid), keys.remote_inboxes(uid), keys.follower_inbox(uid)]
+
+
+def add_remote_follower(uid: int, follower: int, when: float, *, inbox: str) -> bool:
+    """Record remote ``follower`` of ``uid`` and count it under ``inbox`` (where activities for it go), in one
+    script; False when it was recorded already."""
+    return bool(get_redis().eval(_ADD_FOLLOWER, 3, *_follower_keys(uid), follower, repr(when), inbox))
+
+
+def remove_remote_follower(uid: int, follower: int) -> bool:
+    """Forget remote ``follower`` of ``uid`` and take it off its inbox's count, in one script."""
+    return bool(get_redis().eval(_REMOVE_FOLLOWER, 3, *_follower_keys(uid), follower))
+
+
+def remote_inboxes(uid: int) -> dict[str, int]:
+    """The inboxes of ``uid``'s remote followers, each with how many of them it serves (one HGETALL)."""
+    return {inbox: int(count) for inbox, count in get_redis().hgetall(keys.remote_inboxes(uid)).items()}
+
+
+def any_remote_follower(uid: int) -> int | None:
+    """One remote follower of ``uid`` (the earliest), or None."""
+    found = get_redis().zrange(keys.remote_followers(uid), 0, 0)
+    return int(found[0]) if found else None
+
+
+def accounts_with_remote_followers() -> list[int]:
+    """Every local account with a remote follower (a SCAN of ``ap:followers:{*}``, on every node): for audits."""
+    found = {
+        int(key.rsplit("{", 1)[1].rstrip("}")) for key in get_redis().scan_iter(match=keys.REMOTE_FOLLOWERS_PATTERN)
+    }
+    return sorted(found)
+
+
+def follower_inboxes(uid: int) -> dict[int, str]:
+    """The inbox each remote follower of ``uid`` is counted under (``ap:follower_inbox:{uid}``)."""
+    return {int(k): v for k, v in get_redis().hgetall(keys.follower_inbox(uid)).items()}
+
+
+def rebuild_remote_inboxes(uid: int, inbox_of: dict[int, str]) -> None:
+    """Write ``uid``'s inbox index again from ``inbox_of`` (each remote follower's inbox), in one transaction."""
+    counts: dict[str, int] = {}
+    for inbox in inbox_of.values():
+        counts[inbox] = counts.get(inbox, 0) + 1
+    with get_redis().pipeline(transaction=True) as pipe:
+        pipe.delete(keys.remote_inboxes(uid), keys.follower_inbox(uid))
+        if counts:
+            pipe.hset(keys.remote_inboxes(uid), mapping=counts)
+            pipe.hset(keys.follower_inbox(uid), mapping={str(k): v for k, v in inbox_of.items()})
+        pipe.execute()
 
 
 def remote_followers(uid: int) -> list[int]:

@@ -9,6 +9,7 @@ from rq import get_current_job
 from federation.services import (
     actor_changes,
     actors,
+    ancestors,
     inbound,
     outbound,
     remote_media,
@@ -46,6 +47,10 @@ def actor_update(*, uid: int) -> int:
 
 def fetch_replies(*, status_id: int) -> int:
     return replies.fetch_replies(status_id=status_id)
+
+
+def fetch_ancestors(*, status_id: int, parent_uri: str) -> int:
+    return ancestors.fetch_ancestors(status_id=status_id, parent_uri=parent_uri)
 
 
 def _last_try() -> bool:

@@ -9,6 +9,8 @@ change that is already made: it queues its work (RQ) and returns.
 - ``remote_follow_requested(uid, other_uid)``: ``uid`` asked to follow remote ``other_uid`` (send the Follow);
 - ``remote_unfollowed(uid, other_uid)``: ``uid`` stopped following, or withdrew its request to, remote
   ``other_uid`` (send the Undo);
+- ``follower_removed(uid, follower)``: ``follower`` stopped following ``uid``, however (an Undo, a block, a
+  severance): a remote follower leaves the index of ``uid``'s remote inboxes;
 - ``status_delivered(status)``: a new status went through the local audiences (the remote audience is next);
 - ``status_deleted(fields)``: a status was deleted (tell the servers it reached);
 - ``status_edited(fields)``: a status was edited (its fields as they are now);
@@ -29,6 +31,8 @@ change that is already made: it queues its work (RQ) and returns.
   when it is not known yet (search), or None;
 - ``resolve_url(url)``: what the address of another server's profile or post names, fetched and stored when it
   is not known yet (search): ``("account", uid)``, ``("status", status_id)``, or None;
+- ``remote_replies_pending(status)``: whether the replies of another server's post are being fetched now (its
+  page polls until they are, then shows them);
 - ``remote_thread_opened(status)``: the thread of another server's post (its stored fields, with its ``uri``)
   was opened (fetch the replies missing here, in a job, at most once in a while).
 """
@@ -45,11 +49,13 @@ NAMES = frozenset(
         "is_remote",
         "remote_follow_requested",
         "remote_unfollowed",
+        "follower_removed",
         "status_delivered",
         "status_deleted",
         "resolve_account",
         "resolve_url",
         "remote_thread_opened",
+        "remote_replies_pending",
         "follow_request_answered",
         "status_edited",
         "status_liked",
@@ -109,6 +115,18 @@ def remote_thread_opened(status: Mapping[str, Any]) -> None:
     on to the hook."""
     if status.get("uri") and (hook := _registered.get("remote_thread_opened")):
         hook(status)
+
+
+def follower_removed(*, uid: int, follower: int) -> None:
+    if hook := _registered.get("follower_removed"):
+        hook(uid=uid, follower=follower)
+
+
+def remote_replies_pending(status: Mapping[str, Any]) -> bool:
+    """Whether the replies of another server's post (one with a ``uri``) are being fetched now; False for a
+    local post, without asking federation."""
+    hook = _registered.get("remote_replies_pending")
+    return bool(status.get("uri") and hook and hook(status))
 
 
 def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> None:

@@ -57,7 +57,7 @@ def send_update(*, uid: int) -> int:
         "to": [contexts.PUBLIC],
         "object": {key: value for key, value in person.items() if key != "@context"},
     }
-    inboxes = outbound.inboxes_of(outbound.remote_audience(uid, None))
+    inboxes = outbound.follower_inboxes(uid, None)
     for inbox in inboxes:
         queue.enqueue_delivery(inbox=inbox, activity=activity, signer=uid)
     return len(inboxes)

@@ -124,7 +124,7 @@ def _follow(activity: dict[str, Any], actor: RemoteActor) -> str:
         # Answered when the account's owner approves or rejects it (outbound.follow_request_answered).
         store.keep_follow_request(uid, actor.uid, activity)
         return "requested"
-    store.add_remote_follower(uid, actor.uid, time.time())
+    store.add_remote_follower(uid, actor.uid, time.time(), inbox=actor.delivery_inbox)
     outbound.send_accept(uid=uid, follower=actor, follow_activity=activity)
     return "followed"
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from federation import client, contexts, documents, identities, keypairs, keys, queue, store
 from federation.models import RemoteActor
-from federation.services import actors, domain_blocks, mentions
+from federation.services import actors, domain_blocks, inbox_index, mentions
 from media.models import Attachment
 from timelines import keys as timelines_keys
 from timelines import policy
@@ -137,6 +137,12 @@ def remote_unfollowed(*, uid: int, other_uid: int) -> None:
     queue.enqueue_delivery(inbox=target.inbox, activity=activity, signer=uid)
 
 
+def follower_removed(*, uid: int, follower: int) -> None:
+    """``follower`` stopped following local ``uid`` (hook ``follower_removed``): when it is a remote follower, it
+    leaves ``ap:followers:{uid}`` and its inbox's count (one script; nothing for a local follower)."""
+    store.remove_remote_follower(uid, follower)
+
+
 def send_accept(*, uid: int, follower: RemoteActor, follow_activity: dict[str, Any]) -> None:
     """Send local ``uid``'s Accept of ``follower``'s Follow."""
     _answer_follow(uid=uid, follower=follower, follow_activity=follow_activity, verb="Accept")
@@ -179,7 +185,7 @@ def follow_request_answered(*, uid: int, requester_uid: int, approved: bool) -> 
     if follow is None:
         return
     if approved:
-        store.add_remote_follower(uid, requester_uid, time.time())
+        store.add_remote_follower(uid, requester_uid, time.time(), inbox=requester.delivery_inbox)
         send_accept(uid=uid, follower=requester, follow_activity=follow)
     else:
         send_reject(uid=uid, follower=requester, follow_activity=follow)
@@ -198,20 +204,47 @@ def remote_audience(uid: int, item: policy.Item | None) -> list[int]:
     return policy.allowed_recipients(item=item, recipients=following, followers_of=uid)
 
 
+def follower_inboxes(uid: int, item: policy.Item | None) -> list[str]:
+    """The inboxes of local ``uid``'s remote followers, read from their index (``ap:inboxes:{uid}``: one small
+    hash per post, however many followers), when the policy admits them to ``item`` (None: always), leaving out
+    unavailable servers (``available``). The policy's answer for a current follower depends only on the author
+    and the item (a block ends follows both ways, and a mute is a local person's), so it is asked once, about
+    one follower, and holds for every one of them."""
+    counts = store.remote_inboxes(uid)
+    if not counts and store.has_remote_followers(uid):
+        counts = inbox_index.rebuild(uid)  # followers recorded before the index existed
+    if not counts:
+        return []
+    if item is not None:
+        sample = store.any_remote_follower(uid)
+        if sample is None or not policy.allowed_recipients(item=item, recipients=[sample], followers_of=uid):
+            return []
+    return available(list(counts))
+
+
 def inboxes_of(uids: list[int]) -> list[str]:
-    """The inboxes to reach ``uids``, each server's shared inbox once, leaving out suspended servers (a domain
-    block) and servers that have failed every delivery for ``UNAVAILABLE_AFTER_SECONDS`` (until they are heard
-    from again)."""
+    """The inboxes to reach ``uids``, each server's shared inbox once (``available`` ones)."""
     found = RemoteActor.objects.filter(uid__in=uids).only("inbox", "shared_inbox", "domain")
-    inboxes = {actor.delivery_inbox: actor.domain for actor in found}
-    domains = sorted(set(inboxes.values()))
+    return available([actor.delivery_inbox for actor in found])
+
+
+def available(inboxes: list[str]) -> list[str]:
+    """``inboxes`` once each, sorted, leaving out suspended servers (a domain block) and servers that have
+    failed every delivery for ``UNAVAILABLE_AFTER_SECONDS`` (until they are heard from again)."""
+    domains_of = {}
+    for inbox in inboxes:
+        try:
+            domains_of[inbox] = actors.domain_of(inbox)
+        except ValueError:
+            continue
+    domains = sorted(set(domains_of.values()))
     since = dict(zip(domains, store.failing_since(domains), strict=True))
     cutoff = time.time() - keys.UNAVAILABLE_AFTER_SECONDS
     blocked = domain_blocks.suspended_domains(domains)
-    available = {
+    usable = {
         domain for domain, started in since.items() if (started is None or started > cutoff) and domain not in blocked
     }
-    return sorted(inbox for inbox, domain in inboxes.items() if domain in available)
+    return sorted(inbox for inbox, domain in domains_of.items() if domain in usable)
 
 
 def note_of(status: Status) -> dict[str, Any]:
@@ -290,15 +323,16 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
             "actor": actor,
         }
         activity = documents.undo(identifier=f"{announce['id']}#undo", actor=actor, activity=announce)
-        audience = remote_audience(uid, None)
+        followers = follower_inboxes(uid, None)
+        audience: list[int] = []
     elif deleted is not None:
         level = visibilities.of_status(deleted)
         mentioned = mentions.remote_mentions(deleted)
         uris = [remote.uri for remote in RemoteActor.objects.filter(uid__in=mentioned)]
         to, cc = documents.addressing(level=level, followers=identities.followers(login), mentioned=uris)
         activity = documents.delete(actor=actor, object_uri=identities.status(login, status_id), to=to, cc=cc)
-        audience = [] if level == visibilities.DIRECT else remote_audience(uid, None)
-        audience += [other for other in mentioned if other not in audience]
+        followers = [] if level == visibilities.DIRECT else follower_inboxes(uid, None)
+        audience = list(mentioned)
     else:
         fields = timelines_store.statuses.get_status(status_id)
         if not fields:
@@ -318,21 +352,17 @@ def fan_out(*, status_id: int, uid: int, deleted: dict[str, str] | None = None, 
         if direct:
             # A message reaches the people it names as a notification does, never a feed.
             item = policy.Item.of_status(fields, context=policy.NOTIFICATION)
-        audience = [] if direct else remote_audience(uid, item)
+        followers = [] if direct else follower_inboxes(uid, item)
         # The author answered or reposted, and the people mentioned, get it too when the policy lets them see
         # it (a direct post: them alone).
         counterpart = _remote_counterpart(fields)
-        extra = [
-            other
-            for other in dict.fromkeys([*([counterpart] if counterpart else []), *mentions.remote_mentions(fields)])
-            if other not in audience
-        ]
-        audience += policy.allowed_recipients(item=item, recipients=extra)
+        extra = list(dict.fromkeys([*([counterpart] if counterpart else []), *mentions.remote_mentions(fields)]))
+        audience = policy.allowed_recipients(item=item, recipients=extra)
     if deleted is not None:
         counterpart = _remote_counterpart(deleted)
         if counterpart is not None and counterpart not in audience:
             audience.append(counterpart)
-    inboxes = inboxes_of(audience)
+    inboxes = sorted({*followers, *inboxes_of(audience)})
     for inbox in inboxes:
         queue.enqueue_delivery(inbox=inbox, activity=activity, signer=uid)
     return len(inboxes)

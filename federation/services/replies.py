@@ -39,8 +39,15 @@ def thread_opened(status: Mapping[str, Any]) -> None:
         queue.enqueue_replies(status_id=status_id)
 
 
+def fetch_pending(status: Mapping[str, Any]) -> bool:
+    """Whether the replies of remote post ``status`` are being fetched now (its page waits for them)."""
+    return queue.replies_pending(int(status["id"]))
+
+
 @dataclass
-class _Budget:
+class Budget:
+    """What a fetching job may still fetch and store (``federation.services.ancestors`` uses it too)."""
+
     # Read when a job starts, so the bounds are the module's as they are then.
     fetches: int = field(default_factory=lambda: MAX_FETCHES)
     stored: int = field(default_factory=lambda: MAX_REPLIES)
@@ -69,7 +76,7 @@ def fetch_replies(*, status_id: int) -> int:
     uri = fields.get("uri") if fields else None
     if not uri:
         return 0
-    budget = _Budget()
+    budget = Budget()
     note = budget.fetch(uri)
     if note is None or note.get("id") != uri:
         return 0
@@ -98,7 +105,7 @@ def _page_items(page: Mapping[str, Any]) -> list[Any]:
     return items if isinstance(items, list) else []
 
 
-def _items(note: Mapping[str, Any], budget: _Budget) -> list[Any]:
+def _items(note: Mapping[str, Any], budget: Budget) -> list[Any]:
     """The items of ``note``'s ``replies`` collection: its own, then its pages' (``first``, then ``next``, at
     most ``MAX_PAGES``), at most ``MAX_ITEMS``. Every address followed must be on the Note's host."""
     owner = str(note.get("id") or "")
@@ -121,7 +128,7 @@ def _items(note: Mapping[str, Any], budget: _Budget) -> list[Any]:
     return found[:MAX_ITEMS]
 
 
-def _reply(item: Any, *, parent: Mapping[str, Any], collection_host: str, budget: _Budget) -> dict[str, Any] | None:
+def _reply(item: Any, *, parent: Mapping[str, Any], collection_host: str, budget: Budget) -> dict[str, Any] | None:
     """The Note of one item of ``parent``'s replies (embedded, or fetched from its server), when it answers
     ``parent``; None for this server's own posts, for anything else, or when it cannot be had."""
     identifier = item.get("id") if isinstance(item, dict) else item

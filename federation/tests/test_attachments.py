@@ -59,7 +59,7 @@ CAT = {
 
 def test_a_local_posts_images_go_out_as_documents_with_their_alt_text(alice, rob):
     services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
-    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0, inbox=rob.actor.delivery_inbox)
     upload = media_services.upload(owner=alice.uid, data=jpeg((120, 80)), description="Two hills")
     services.post_status(uid=alice.uid, message="My view", media_ids=[upload.id], sensitive=True)
     assert run_queued("federation.tasks.fan_out") == [1]
@@ -87,7 +87,7 @@ def test_a_followers_only_posts_images_can_be_fetched_by_the_servers_it_was_sent
     client, alice, rob
 ):
     services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
-    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0, inbox=rob.actor.delivery_inbox)
     status_id, upload, url = _delivered_image_url(alice, rob, visibility="private")
     assert url.path == f"/media/{upload.token}/original" and url.query.startswith("key=")
     # The server it was sent to fetches the image unsigned, as Mastodon does, with the address it was given.
@@ -103,7 +103,7 @@ def test_a_followers_only_posts_images_can_be_fetched_by_the_servers_it_was_sent
 
 def test_a_keyed_image_address_stops_when_its_author_is_suspended_and_public_posts_need_no_key(client, alice, rob):
     services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
-    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0, inbox=rob.actor.delivery_inbox)
     _, _, public = _delivered_image_url(alice, rob, visibility="public")
     assert public.query == "" and client.get(public.path).status_code == 200
     _, _, private = _delivered_image_url(alice, rob, visibility="private")

@@ -47,7 +47,7 @@ def _home(user) -> list[str]:
 def test_a_suspended_domain_gets_nothing_gives_nothing_and_is_heard_again_when_lifted(client, root, alice, rob):
     make_follow(uid=alice.uid, other_uid=rob.actor.uid, notify_followee=False)
     services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
-    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0, inbox=rob.actor.delivery_inbox)
     assert post_signed(client, rob, _create(rob, 1, "before the block")).status_code == 202
     assert run_queued() == ["stored"]
     assert _home(alice) == ["before the block"]

@@ -65,7 +65,7 @@ def test_a_mention_of_a_known_remote_account_is_linked_tagged_and_delivered_to_t
 def test_a_direct_post_reaches_only_the_remote_person_it_names(alice, rob):
     otto = remote_actor("otto", "other.example")  # a follower of alice's on another server
     services.follow_user(uid=otto.actor.uid, other_uid=alice.uid)
-    store.add_remote_follower(alice.uid, otto.actor.uid, 1.0)
+    store.add_remote_follower(alice.uid, otto.actor.uid, 1.0, inbox=otto.actor.delivery_inbox)
     status_id = services.post_status(uid=alice.uid, message="@rob@remote.example just you", visibility="direct")
     assert _fan_out() == [1]
     [delivery] = _deliveries()

@@ -27,7 +27,7 @@ def _deliveries() -> list[tuple[str, str, str]]:
 
 def _remote_follow(alice, remote) -> None:
     services.follow_user(uid=remote.actor.uid, other_uid=alice.uid)
-    store.add_remote_follower(alice.uid, remote.actor.uid, 1.0)
+    store.add_remote_follower(alice.uid, remote.actor.uid, 1.0, inbox=remote.actor.delivery_inbox)
 
 
 @pytest.fixture
@@ -165,3 +165,28 @@ def test_a_server_failing_for_a_week_gets_nothing_until_it_is_heard_from(client,
     assert post_signed(client, otto, like).status_code == 202
     assert run_queued() == ["liked"]
     assert store.failing_since(["other.example"]) == [None]
+
+
+def test_a_post_reads_the_inbox_index_and_the_audit_rebuilds_it_when_a_server_moved_its_inbox(alice, followers):
+    from django.core.management import call_command
+
+    rob, rita, otto = followers
+    # Counted per inbox as they followed: two on remote.example's shared inbox, one on other.example's.
+    assert store.remote_inboxes(alice.uid) == {"https://remote.example/inbox": 2, "https://other.example/inbox": 1}
+    # other.example moves its shared inbox: the index names the old one until the audit rebuilds it.
+    otto.actor.shared_inbox = "https://other.example/shared"
+    otto.actor.save()
+    call_command("audit_federation", "--fix")
+    status_id = services.post_status(uid=alice.uid, message="after the move")
+    outbound.fan_out(status_id=status_id, uid=alice.uid)
+    assert _deliveries() == [
+        ("https://other.example/shared", "Create", "Note"),
+        ("https://remote.example/inbox", "Create", "Note"),
+    ]
+    # rob and rita unfollow: remote.example gets nothing more; an index lost altogether is rebuilt by the post.
+    for remote in (rob, rita):
+        services.unfollow_user(uid=remote.actor.uid, other_uid=alice.uid)
+    store.rebuild_remote_inboxes(alice.uid, {})
+    later = services.post_status(uid=alice.uid, message="fewer servers")
+    assert outbound.fan_out(status_id=later, uid=alice.uid) == 1
+    assert [sent[0] for sent in _deliveries() if sent[0].endswith("/shared")] == ["https://other.example/shared"] * 2

@@ -36,7 +36,7 @@ def _erase_all() -> None:
 
 def _befriend(alice, remote) -> None:
     services.follow_user(uid=remote.actor.uid, other_uid=alice.uid)
-    store.add_remote_follower(alice.uid, remote.actor.uid, 1.0)
+    store.add_remote_follower(alice.uid, remote.actor.uid, 1.0, inbox=remote.actor.delivery_inbox)
     make_follow(uid=alice.uid, other_uid=remote.actor.uid, notify_followee=False)
 
 

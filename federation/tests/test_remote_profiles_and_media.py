@@ -289,7 +289,7 @@ def test_a_profile_found_by_its_address_has_its_counts_too(db, mastodon):
 
 def test_our_actor_names_its_picture_files_and_a_new_one_goes_to_the_servers_that_follow(client, alice):
     rob = remote_actor("rob")
-    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0)
+    store.add_remote_follower(alice.uid, rob.actor.uid, 1.0, inbox=rob.actor.delivery_inbox)
     avatar = pictures.set_picture(uid=alice.uid, kind="avatar", data=jpeg((300, 300)))
     header = pictures.set_picture(uid=alice.uid, kind="header", data=png((900, 300)))
     actor = client.get("/@alice", HTTP_ACCEPT=AP).json()

@@ -108,3 +108,24 @@ def test_a_pasted_address_of_a_local_post_finds_it_as_the_policy_lets_the_viewer
     assert [status["content"] for status in answer["statuses"]] == ["<p>Followers see this</p>"]
     answer = Api(token_for("carol")).get("/api/v2/search", {**address, "resolve": "true"})
     assert answer.status_code == 200 and answer.json()["statuses"] == []
+
+
+def test_replies_received_to_a_post_missing_here_queue_one_fetch_of_the_posts_above_them(client, alice, rob):
+    services.follow_user(uid=alice.uid, other_uid=rob.actor.uid)
+    missing = f"{rob.uri}/statuses/100"
+    for number in (101, 102):  # two replies to the same post, which never reached this server
+        created = _create(rob, number, f"reply {number}", inReplyTo=missing)
+        assert post_signed(client, rob, created).status_code == 202
+
+    def fetches() -> list[dict]:
+        return [job.kwargs for job in queued_jobs() if job.func_name == "federation.tasks.fetch_ancestors"]
+
+    assert run_queued("federation.tasks.process_inbound") == ["stored", "stored"]
+    first = store.object_status(f"{rob.uri}/statuses/101")
+    assert fetches() == [{"status_id": first, "parent_uri": missing}]
+    # A reply to a post known here, or to a local one, fetches nothing.
+    mine = services.post_status(uid=alice.uid, message="mine")
+    answer = _create(rob, 103, "to alice", inReplyTo=uris.status_uri("alice", mine))
+    assert post_signed(client, rob, answer).status_code == 202
+    run_queued("federation.tasks.process_inbound")
+    assert len(fetches()) == 1

@@ -39,7 +39,7 @@ def _note(remote, number: int, text: str) -> dict:
 def _followed_by(remote, local) -> None:
     """``remote`` follows ``local`` as its accepted Follow would make it."""
     services.follow_user(uid=remote.actor.uid, other_uid=local.uid)
-    store.add_remote_follower(local.uid, remote.actor.uid, 1.0)
+    store.add_remote_follower(local.uid, remote.actor.uid, 1.0, inbox=remote.actor.delivery_inbox)
 
 
 def _home(user) -> list[str]:

@@ -150,6 +150,8 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     # federation check.
     if unfollowed.removed and unfollowed.has_domain is not False and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
+    if unfollowed.removed:
+        hooks.follower_removed(uid=other_uid, follower=uid)
     if unfollowed.removed and not unfollowed.published:
         publish(events.relations_changed(uid=uid, other=other_uid))
     return unfollowed.removed

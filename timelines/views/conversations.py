@@ -3,6 +3,8 @@ the reply form; and posting a reply, from that page or in place under a post (ht
 
 from __future__ import annotations
 
+import time
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,6 +21,8 @@ from timelines.views.post_box import WAITING, WAITING_MESSAGE, post_with_images
 from timelines.views.visibility_menu import menu
 
 THREAD_PAGE_SIZE = limits.DEFAULT_PAGE_SIZE
+# A page waiting for another server's replies asks again (every 2 s) for at most this long, then stops.
+MAX_REPLY_WAIT_SECONDS = 120
 
 
 def _status_of(login: str, status_id: int | str, *, actor: int | None = None) -> Status:
@@ -57,8 +61,17 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
         thread = selectors.get_thread(status_id=status.id, viewer_uid=viewer, max_id=cursor, count=THREAD_PAGE_SIZE)
     except exceptions.StatusNotFound:
         raise Http404(exceptions.STATUS_NOT_FOUND) from None
-    # Another server's post: its replies missing here are fetched from there (a job, within limits).
-    hooks.remote_thread_opened(thread.status.status)
+    # Another server's post: its replies missing here are fetched from there (a job, within limits); while the
+    # job runs, the page asks again (``?replies=1``, every 2 s: 204 until it is done, then the replies section).
+    # ``?replies=<when the page opened>`` (epoch seconds): the page's question.
+    opened = query_int(request, "replies")
+    polled = opened is not None and wants_fragment(request)
+    if not polled:
+        hooks.remote_thread_opened(thread.status.status)
+    waited = time.time() - opened if opened is not None else 0
+    pending = not cursor and waited < MAX_REPLY_WAIT_SECONDS and hooks.remote_replies_pending(thread.status.status)
+    if polled and pending:
+        return HttpResponse(status=204)
     context = {
         "thread": thread,
         "status": thread.status,
@@ -67,10 +80,14 @@ def status_page(request: HttpRequest, login: str, status_id: int) -> HttpRespons
         "reply_to": status,
         "max_depth": limits.MAX_REPLY_DEPTH,
         "focus_reply": bool(request.GET.get("reply")),
+        "replies_pending": pending,
+        "opened": opened or int(time.time()),
         **menu(me=selectors.get_user(uid=viewer) if viewer else None, replying_to=status),
     }
     if wants_fragment(request) and cursor:
         return render(request, "timelines/_thread_page.html", context)
+    if polled:
+        return render(request, "timelines/_replies_section.html", context)
     return render(request, "timelines/status_page.html", context)
 
 
