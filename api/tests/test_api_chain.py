@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
 
 from api.tests.helpers import PASSWORD, person, token_for
 from socialsite import testing
@@ -57,3 +58,20 @@ def test_a_site_session_alone_is_no_one_to_the_api(site):
     assert (status, body) == (401, {"error": "The access token is invalid"})
     status, _headers, body = _get(site + "/api/v1/no/such/endpoint", {"Cookie": cookie})
     assert (status, body) == (404, {"error": "Record not found"})
+
+
+def test_every_api_path_is_a_token_endpoint_so_the_short_chain_misses_nothing():
+    """The short chain has no session: a view under ``/api/`` that read one (a page, a form with messages)
+    would break on the live server only. Every route there must be an ``api.http.endpoint``."""
+
+    def walk(resolver: URLResolver, prefix: str = ""):
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern):
+                yield (prefix + str(pattern.pattern)).replace("^", ""), pattern.callback
+
+    prefix = settings.API_PATH_PREFIX.lstrip("/")
+    api_routes = [(path, view) for path, view in walk(get_resolver()) if path.startswith(prefix)]
+    assert len(api_routes) > 50
+    assert [path for path, view in api_routes if not hasattr(view, "api_methods")] == []
