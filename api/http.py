@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.files.uploadedfile import UploadedFile
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.http.multipartparser import MultiPartParser, MultiPartParserError
 from django.utils.datastructures import MultiValueDict
 from django.views.decorators.csrf import csrf_exempt
@@ -27,6 +27,7 @@ from django.views.decorators.csrf import csrf_exempt
 from api import oauth
 from api import scopes as scope_rules
 from api.errors import INVALID_TOKEN, ApiError, error_response, not_found
+from api.json_body import json_response
 from api.limits import count_call
 from api.models import AccessToken
 from timelines import exceptions, limits, selectors, validation
@@ -137,7 +138,7 @@ def endpoint(
                 for header, value in {**limit_headers, **getattr(error, "headers", {})}.items():
                     response[header] = value
                 return _with_cors(response)
-            response = result if isinstance(result, HttpResponse) else JsonResponse(result, safe=False)
+            response = result if isinstance(result, HttpResponse) else json_response(result)
             for header, value in limit_headers.items():
                 response[header] = value
             return _with_cors(response)
@@ -297,10 +298,10 @@ def next_page(request: HttpRequest, max_id: int) -> str:
     return f"{base}?{urlencode([*query, ('max_id', max_id)])}"
 
 
-def paginated(request: HttpRequest, data: list[dict[str, Any]], ids: list[int], *, limit: int) -> JsonResponse:
+def paginated(request: HttpRequest, data: list[dict[str, Any]], ids: list[int], *, limit: int) -> HttpResponse:
     """``data`` with Mastodon's ``Link`` header: ``rel="next"`` (older, by ``max_id``) while the page is full,
     then ``rel="prev"`` (newer, by ``min_id``). ``ids`` are the page's cursor ids, newest first."""
-    response = JsonResponse(data, safe=False)
+    response = json_response(data)
     if not ids:
         return response
     base = request.build_absolute_uri(request.path)

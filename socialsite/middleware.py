@@ -1,9 +1,12 @@
-"""Turns "Redis is unreachable" into a readable 503 page instead of a 500 with a traceback."""
+"""Turns "Redis is unreachable" into a readable 503 page instead of a 500 with a traceback; and, in the client
+API's chain, stands for no one until a bearer token says who calls."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
@@ -13,6 +16,19 @@ from socialsite.redis_client import UNAVAILABLE_ERRORS
 logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = "10"
+
+
+class AnonymousUntilTokenMiddleware:
+    """The client API's chain (``settings.API_MIDDLEWARE``) has no session or auth middleware: ``request.user`` is
+    anonymous until ``api.http`` sets the token's owner, so a page or a rate limit read before that (an error
+    page, an unknown path) sees no one, as the full chain sees a caller without a session."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.user = AnonymousUser()
+        return self.get_response(request)
 
 
 class RedisUnavailableMiddleware(MiddlewareMixin):

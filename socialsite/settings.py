@@ -138,6 +138,21 @@ MIDDLEWARE = [
     "socialsite.middleware.RedisUnavailableMiddleware",
 ]
 
+# The client API (paths under API_PATH_PREFIX) runs a shorter chain (socialsite.django_handler): a bearer token is
+# its only authentication (api.http), so the session, CSRF, auth, messages, htmx and visit middleware, and the
+# static files and ActivityPub ones that never answer there, would only cost time on every call. The security
+# headers, the body limits, the common checks and Redis-down 503s stay.
+API_PATH_PREFIX = "/api/"
+API_MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "socialsite.security.ContentSecurityPolicyMiddleware",
+    "socialsite.body_limits.BodyLimitMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "socialsite.middleware.AnonymousUntilTokenMiddleware",
+    "socialsite.middleware.RedisUnavailableMiddleware",
+]
+
 ROOT_URLCONF = "socialsite.urls"
 ASGI_APPLICATION = "socialsite.asgi.application"
 WSGI_APPLICATION = "socialsite.wsgi.application"
