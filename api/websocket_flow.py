@@ -41,7 +41,7 @@ from django.conf import settings
 from twisted.internet.interfaces import IPushProducer
 from zope.interface import implementer
 
-from streaming.flow import NoFlow, plain_socket, write_through
+from streaming.flow import NoFlow, PushGate, plain_socket, write_through
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ class Message:
 
 
 @implementer(IPushProducer)
-class WebSocketFlow:
+class WebSocketFlow(PushGate):
     """The push producer of one daphne WebSocket's transport: paused while the client is not reading."""
 
     direct = True  # ``write`` sends a message now (NoFlow: through the ASGI ``send``)
@@ -95,31 +95,6 @@ class WebSocketFlow:
         else:
             for message in messages:
                 protocol.sendMessage(message.payload, False)
-
-    def pauseProducing(self) -> None:
-        self._writable.clear()
-
-    def resumeProducing(self) -> None:
-        self._writable.set()
-
-    def stopProducing(self) -> None:
-        self.lost = True
-        self._writable.set()
-
-    def writable(self) -> bool:
-        return self._writable.is_set()
-
-    async def wait_writable(self, ended: asyncio.Event) -> None:
-        """Return when the client has drained its buffer, or when ``ended`` is set."""
-        if self._writable.is_set() or ended.is_set():
-            return
-        resumed = asyncio.ensure_future(self._writable.wait())
-        cut = asyncio.ensure_future(ended.wait())
-        try:
-            await asyncio.wait({resumed, cut}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            resumed.cancel()
-            cut.cancel()
 
     def close(self, grace_seconds: float) -> None:
         """Abort the connection after ``grace_seconds`` unless it closed by then."""

@@ -86,33 +86,12 @@ class NoFlow:
         return None
 
 
-@implementer(IPushProducer)
-class DaphneFlow:
-    """Registered as the push producer of one daphne request; paused while the client is not reading."""
+class PushGate:
+    """What a push producer of one connection shares: the event of whether the client is reading, set and cleared
+    by Twisted (``IPushProducer``, on the event loop's thread), and what the stream writer asks of it."""
 
-    def __init__(self, request: Any, send_buffer_bytes: int | None) -> None:
-        self.request = request
-        self.channel = request.channel
-        self.transport = request.channel.transport
-        self._writable = asyncio.Event()
-        # The channel may already be waiting for the transport (a large response head); then the first
-        # pause was delivered before this producer existed.
-        if not getattr(request.channel, "_waitingForTransport", False):
-            self._writable.set()
-        self.lost = False
-        self._abort: asyncio.TimerHandle | None = None
-        request.registerProducer(self, True)
-        self._socket = plain_socket(self.transport, send_buffer_bytes)
-        self.direct = True
-
-    def write(self, data: bytes) -> None:
-        """Send ``data`` as the next piece of the response body: to the socket at once when nothing is waiting
-        before it, else (and whatever the kernel did not take) through the transport's buffer."""
-        if self.request.finished:
-            return
-        if self.request.chunked:
-            data = b"%x\r\n%b\r\n" % (len(data), data)
-        write_through(self.transport, self._socket, data)
+    _writable: asyncio.Event
+    lost: bool
 
     # IPushProducer, called by Twisted on the event loop's thread.
 
@@ -144,6 +123,35 @@ class DaphneFlow:
         finally:
             resumed.cancel()
             cut.cancel()
+
+
+@implementer(IPushProducer)
+class DaphneFlow(PushGate):
+    """Registered as the push producer of one daphne request; paused while the client is not reading."""
+
+    def __init__(self, request: Any, send_buffer_bytes: int | None) -> None:
+        self.request = request
+        self.channel = request.channel
+        self.transport = request.channel.transport
+        self._writable = asyncio.Event()
+        # The channel may already be waiting for the transport (a large response head); then the first
+        # pause was delivered before this producer existed.
+        if not getattr(request.channel, "_waitingForTransport", False):
+            self._writable.set()
+        self.lost = False
+        self._abort: asyncio.TimerHandle | None = None
+        request.registerProducer(self, True)
+        self._socket = plain_socket(self.transport, send_buffer_bytes)
+        self.direct = True
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` as the next piece of the response body: to the socket at once when nothing is waiting
+        before it, else (and whatever the kernel did not take) through the transport's buffer."""
+        if self.request.finished:
+            return
+        if self.request.chunked:
+            data = b"%x\r\n%b\r\n" % (len(data), data)
+        write_through(self.transport, self._socket, data)
 
     def close(self, grace_seconds: float) -> None:
         """Close the connection once what is buffered is sent, or abort it after ``grace_seconds``."""
