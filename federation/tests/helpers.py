@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from django.test import Client
 
-from federation import signatures
+from federation import contexts, signatures
 from federation.models import RemoteActor
 from federation.services import actors
 from timelines import queue
@@ -78,3 +78,18 @@ def run_queued(prefix: str = "federation.tasks.process_inbound") -> list[Any]:
             results.append(job.perform())
             job_queue.remove(job)
     return results
+
+
+def public_create(remote: Remote, number: int, text: str = "hello", **fields: Any) -> dict[str, Any]:
+    """The ``Create`` of ``remote``'s public Note number ``number`` saying ``text`` (``fields`` added to the Note),
+    as Mastodon addresses one: to the public, cc its followers."""
+    note = {
+        "id": f"{remote.uri}/statuses/{number}",
+        "type": "Note",
+        "attributedTo": remote.uri,
+        "content": f"<p>{text}</p>",
+        "to": [contexts.PUBLIC],
+        "cc": [remote.followers],
+        **fields,
+    }
+    return {"id": f"{note['id']}/activity", "type": "Create", "actor": remote.uri, "object": note}

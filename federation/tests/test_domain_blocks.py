@@ -8,11 +8,11 @@ from django.contrib.admin.models import LogEntry
 
 from accounts.models import User
 from accounts.moderation import ModerationError
-from federation import contexts, queue, store
+from federation import queue, store
 from federation.models import DomainBlock
 from federation.services import actors, domain_blocks, outbound
 from federation.tests.conftest import PASSWORD
-from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run_queued
+from federation.tests.helpers import post_signed, public_create, queued_jobs, remote_actor, run_queued
 from timelines import selectors, services
 from timelines.services.follows import make_follow
 
@@ -27,19 +27,6 @@ def rob(db):
     return remote_actor("rob")
 
 
-def _create(remote, number, text="hello", **fields):
-    note = {
-        "id": f"{remote.uri}/statuses/{number}",
-        "type": "Note",
-        "attributedTo": remote.uri,
-        "content": f"<p>{text}</p>",
-        "to": [contexts.PUBLIC],
-        "cc": [remote.followers],
-        **fields,
-    }
-    return {"id": f"{note['id']}/activity", "type": "Create", "actor": remote.uri, "object": note}
-
-
 def _home(user) -> list[str]:
     return [entry.status.message for entry in selectors.get_status_messages(uid=user.uid, count=50)]
 
@@ -48,18 +35,18 @@ def test_a_suspended_domain_gets_nothing_gives_nothing_and_is_heard_again_when_l
     make_follow(uid=alice.uid, other_uid=rob.actor.uid, notify_followee=False)
     services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
     store.add_remote_follower(alice.uid, rob.actor.uid, 1.0, inbox=rob.actor.delivery_inbox)
-    assert post_signed(client, rob, _create(rob, 1, "before the block")).status_code == 202
+    assert post_signed(client, rob, public_create(rob, 1, "before the block")).status_code == 202
     assert run_queued() == ["stored"]
     assert _home(alice) == ["before the block"]
     # Queued before the block, processed after it: dropped.
-    queue.enqueue_inbound(activity=_create(rob, 2, "in the queue"), actor=rob.uri)
+    queue.enqueue_inbound(activity=public_create(rob, 2, "in the queue"), actor=rob.uri)
 
     domain_blocks.block_domain(moderator=root, domain="Remote.Example", severity="suspend", reason="spam farm")
 
     assert _home(alice) == []  # the policy hides a suspended account's posts everywhere
     assert run_queued() == ["blocked"]
     assert run_queued("federation.tasks.sever_relationships") == [1]  # alice's follows with rob go
-    refused = post_signed(client, rob, _create(rob, 3, "after the block"))
+    refused = post_signed(client, rob, public_create(rob, 3, "after the block"))
     assert refused.status_code == 403 and "error" in refused.json()
     assert not [job for job in queued_jobs() if job.func_name == "federation.tasks.process_inbound"]
     # Nothing goes out: no inbox of it in a fan-out, no look-up of its accounts.
@@ -76,7 +63,7 @@ def test_a_suspended_domain_gets_nothing_gives_nothing_and_is_heard_again_when_l
     # The suspension is lifted, not the severance: alice follows rob no more (as in Mastodon).
     assert _home(alice) == ["anyone there?"]
     assert not selectors.get_uids_in_state("suspended")
-    assert post_signed(client, rob, _create(rob, 4, "welcome back")).status_code == 202
+    assert post_signed(client, rob, public_create(rob, 4, "welcome back")).status_code == 202
     assert run_queued() == ["stored"]
     assert LogEntry.objects.filter(change_message="Lifted the block of remote.example: they cleaned up").exists()
 
@@ -93,7 +80,7 @@ def test_a_silenced_domain_reaches_only_its_followers_here_even_its_accounts_fou
     mention = {"type": "Mention", "href": "http://testserver/@carol", "name": "@carol"}
     tag = {"type": "Hashtag", "href": "https://remote.example/tags/fedi", "name": "#fedi"}
     for number, remote in enumerate((rob, rita)):
-        activity = _create(remote, number, f"hi @carol #fedi from {remote.actor.username}", tag=[mention, tag])
+        activity = public_create(remote, number, f"hi @carol #fedi from {remote.actor.username}", tag=[mention, tag])
         assert post_signed(client, remote, activity).status_code == 202
     assert run_queued() == ["stored", "stored"]
     assert _home(alice) == ["hi @carol #fedi from rob"]  # alice follows rob: his posts reach her

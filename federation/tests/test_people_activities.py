@@ -8,7 +8,7 @@ import pytest
 from accounts.models import Report
 from federation import contexts, store
 from federation.models import RemoteActor
-from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run_queued
+from federation.tests.helpers import post_signed, public_create, queued_jobs, remote_actor, run_queued
 from timelines import exceptions, selectors, services, uris
 from timelines.queue import get_queue
 from timelines.services import erasure
@@ -38,18 +38,6 @@ def _befriend(alice, remote) -> None:
     services.follow_user(uid=remote.actor.uid, other_uid=alice.uid)
     store.add_remote_follower(alice.uid, remote.actor.uid, 1.0, inbox=remote.actor.delivery_inbox)
     make_follow(uid=alice.uid, other_uid=remote.actor.uid, notify_followee=False)
-
-
-def _create(remote, number: int, text: str) -> dict:
-    note = {
-        "id": f"{remote.uri}/statuses/{number}",
-        "type": "Note",
-        "attributedTo": remote.uri,
-        "content": f"<p>{text}</p>",
-        "to": [contexts.PUBLIC],
-        "cc": [remote.followers],
-    }
-    return {"id": f"{note['id']}/activity", "type": "Create", "actor": remote.uri, "object": note}
 
 
 def test_a_remote_block_ends_follows_both_ways_and_hides_them_until_undone(client, alice, rob):
@@ -97,7 +85,7 @@ def test_a_remote_report_lands_in_the_moderators_queue_as_that_servers(client, a
 
 def test_a_remote_accounts_deletion_removes_it_and_its_posts(client, alice, rob):
     _befriend(alice, rob)
-    assert post_signed(client, rob, _create(rob, 1, "soon gone")).status_code == 202
+    assert post_signed(client, rob, public_create(rob, 1, "soon gone")).status_code == 202
     assert run_queued() == ["stored"]
     [entry] = selectors.get_status_messages(uid=alice.uid, count=10)
     delete = {"id": f"{rob.uri}#delete", "type": "Delete", "actor": rob.uri, "object": rob.uri, "to": [contexts.PUBLIC]}
@@ -111,7 +99,7 @@ def test_a_remote_accounts_deletion_removes_it_and_its_posts(client, alice, rob)
     me = selectors.get_user(uid=alice.uid)
     assert (me.followers, me.following) == (0, 0)
     # Signed by it again: its key is no longer known, and the actor cannot be fetched.
-    assert post_signed(client, rob, _create(rob, 2, "ghost")).status_code == 401
+    assert post_signed(client, rob, public_create(rob, 2, "ghost")).status_code == 401
 
 
 def test_a_move_takes_the_followers_here_to_the_new_account_when_it_names_the_old(client, alice, rob, make_account):

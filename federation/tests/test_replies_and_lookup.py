@@ -8,28 +8,15 @@ from django.test import Client
 
 from accounts.models import User
 from api.tests.helpers import Api, token_for
-from federation import contexts, identities, store
+from federation import identities, store
 from federation.tests.conftest import AP
-from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run_queued
+from federation.tests.helpers import post_signed, public_create, queued_jobs, remote_actor, run_queued
 from timelines import services, uris
 
 
 @pytest.fixture
 def rob(db):
     return remote_actor("rob")
-
-
-def _create(remote, number: int, text: str, **fields):
-    note = {
-        "id": f"{remote.uri}/statuses/{number}",
-        "type": "Note",
-        "attributedTo": remote.uri,
-        "content": f"<p>{text}</p>",
-        "to": [contexts.PUBLIC],
-        "cc": [remote.followers],
-        **fields,
-    }
-    return {"id": f"{note['id']}/activity", "type": "Create", "actor": remote.uri, "object": note}
 
 
 def _browser(user: User) -> Client:
@@ -44,7 +31,7 @@ def test_a_note_names_its_replies_and_the_collection_lists_those_anyone_may_see(
     first = services.post_status(uid=bob.uid, message="@alice yes", in_reply_to=post)
     services.post_status(uid=carol.uid, message="@alice only my followers", in_reply_to=post, visibility="private")
     reply_uri = f"{rob.uri}/statuses/9"
-    created = _create(rob, 9, "from afar", inReplyTo=uris.status_uri("alice", post))
+    created = public_create(rob, 9, "from afar", inReplyTo=uris.status_uri("alice", post))
     assert post_signed(client, rob, created).status_code == 202
     assert run_queued() == ["stored"]
 
@@ -65,7 +52,7 @@ def test_a_note_names_its_replies_and_the_collection_lists_those_anyone_may_see(
 
 
 def test_opening_a_remote_thread_queues_one_fetch_of_its_replies_until_the_cooldown_ends(client, alice, rob):
-    assert post_signed(client, rob, _create(rob, 1, "A remote post")).status_code == 202
+    assert post_signed(client, rob, public_create(rob, 1, "A remote post")).status_code == 202
     assert run_queued() == ["stored"]
     mine = services.post_status(uid=alice.uid, message="A local post")
     remote_id = store.object_status(f"{rob.uri}/statuses/1")
@@ -114,7 +101,7 @@ def test_replies_received_to_a_post_missing_here_queue_one_fetch_of_the_posts_ab
     services.follow_user(uid=alice.uid, other_uid=rob.actor.uid)
     missing = f"{rob.uri}/statuses/100"
     for number in (101, 102):  # two replies to the same post, which never reached this server
-        created = _create(rob, number, f"reply {number}", inReplyTo=missing)
+        created = public_create(rob, number, f"reply {number}", inReplyTo=missing)
         assert post_signed(client, rob, created).status_code == 202
 
     def fetches() -> list[dict]:
@@ -125,7 +112,7 @@ def test_replies_received_to_a_post_missing_here_queue_one_fetch_of_the_posts_ab
     assert fetches() == [{"status_id": first, "parent_uri": missing}]
     # A reply to a post known here, or to a local one, fetches nothing.
     mine = services.post_status(uid=alice.uid, message="mine")
-    answer = _create(rob, 103, "to alice", inReplyTo=uris.status_uri("alice", mine))
+    answer = public_create(rob, 103, "to alice", inReplyTo=uris.status_uri("alice", mine))
     assert post_signed(client, rob, answer).status_code == 202
     run_queued("federation.tasks.process_inbound")
     assert len(fetches()) == 1

@@ -8,11 +8,11 @@ import pytest
 
 from accounts.models import User
 from api.tests.helpers import Api, token_for
-from federation import contexts, store
+from federation import store
 from federation.models import AccountRelationshipSeveranceEvent
 from federation.services import domain_blocks, severance
 from federation.tests.conftest import PASSWORD
-from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run_queued
+from federation.tests.helpers import post_signed, public_create, queued_jobs, remote_actor, run_queued
 from timelines import selectors, services
 from timelines.services.follows import make_follow
 
@@ -22,18 +22,6 @@ SEVER = "federation.tasks.sever_relationships"
 @pytest.fixture
 def root(db) -> User:
     return User.objects.create_superuser(username="root", password=PASSWORD)
-
-
-def _note(remote, number: int, text: str) -> dict:
-    note = {
-        "id": f"{remote.uri}/statuses/{number}",
-        "type": "Note",
-        "attributedTo": remote.uri,
-        "content": f"<p>{text}</p>",
-        "to": [contexts.PUBLIC],
-        "cc": [remote.followers],
-    }
-    return {"id": f"{note['id']}/activity", "type": "Create", "actor": remote.uri, "object": note}
 
 
 def _followed_by(remote, local) -> None:
@@ -63,7 +51,7 @@ def test_suspending_a_domain_severs_its_follows_both_ways_and_tells_each_person_
     _followed_by(rob, alice)
     _followed_by(rita, alice)
     services.follow_user(uid=carol.uid, other_uid=alice.uid)  # local follows stay
-    assert post_signed(client, rob, _note(rob, 1, "hello from rob")).status_code == 202
+    assert post_signed(client, rob, public_create(rob, 1, "hello from rob")).status_code == 202
     assert run_queued() == ["stored"]
     assert _home(alice) == ["hello from rob"] and _home(bob) == ["hello from rob"]
 
