@@ -23,6 +23,8 @@ own keys (``user:{uid}``, ``status:{id}``, ``followers:{uid}``...); these only i
 - ``ap:ancestors_fetched:{<sha1 of uri>}`` (string with a TTL): the post at ``uri``, which a stored remote post
   answers and this server does not have, was asked of its server (with the posts above it) less than
   ``ANCESTORS_COOLDOWN_SECONDS`` ago, so many replies to it, or a redelivery, fetch it once.
+- ``ap:orphans:{<sha1 of uri>}`` (set with a TTL, ``ORPHANS_SECONDS``): the ids of the stored remote posts that
+  answer the missing post at ``uri``; the job that fetches it links them all under it.
 - ``ap:inboxes:{uid}`` (hash): the inboxes (a server's shared inbox, else the personal one) of local account
   ``uid``'s remote followers, each with how many of them it serves; written in the same transaction as
   ``ap:followers:{uid}`` (same slot), so a post's fan-out reads one small hash instead of every follower.
@@ -40,6 +42,7 @@ SEEN_SECONDS = 7 * 24 * 3600
 # Mastodon marks a server unavailable after a week of failures, and available again when it is heard from.
 UNAVAILABLE_AFTER_SECONDS = 7 * 24 * 3600
 ANCESTORS_COOLDOWN_SECONDS = 15 * 60
+ORPHANS_SECONDS = 24 * 60 * 60
 
 
 def _digest(uri: str) -> str:
@@ -64,6 +67,10 @@ def replies_fetched(status_id: int) -> str:
 
 def ancestors_fetched(uri: str) -> str:
     return f"ap:ancestors_fetched:{{{_digest(uri)}}}"
+
+
+def orphans(uri: str) -> str:
+    return f"ap:orphans:{{{_digest(uri)}}}"
 
 
 REMOTE_FOLLOWERS_PATTERN = "ap:followers:{*}"

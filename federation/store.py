@@ -33,6 +33,23 @@ def claim_ancestors_fetch(uri: str) -> bool:
     return bool(get_redis().set(keys.ancestors_fetched(uri), 1, nx=True, ex=keys.ANCESTORS_COOLDOWN_SECONDS))
 
 
+def add_orphan(uri: str, status_id: int) -> None:
+    """Remember that stored post ``status_id`` answers the post at ``uri``, missing here (for a day)."""
+    with get_redis().pipeline(transaction=True) as pipe:
+        pipe.sadd(keys.orphans(uri), status_id)
+        pipe.expire(keys.orphans(uri), keys.ORPHANS_SECONDS)
+        pipe.execute()
+
+
+def take_orphans(uri: str) -> list[int]:
+    """The stored posts that answer the post at ``uri`` (``add_orphan``), forgotten as they are returned."""
+    with get_redis().pipeline(transaction=True) as pipe:
+        pipe.smembers(keys.orphans(uri))
+        pipe.delete(keys.orphans(uri))
+        members, _ = pipe.execute()
+    return sorted(int(member) for member in members)
+
+
 def claim_object(uri: str, status_id: int) -> int:
     """Map remote object ``uri`` to ``status_id`` unless it is mapped already; returns the id it maps to."""
     client = get_redis()

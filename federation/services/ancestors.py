@@ -55,7 +55,9 @@ def fetch_ancestors(*, status_id: int, parent_uri: str) -> int:
             stored += 1
     parent_id = store.object_status(parent_uri)
     if parent_id is not None:
-        _graft(status_id, parent_id)
+        # Every post stored here that answers it, not only the one that queued this job.
+        for orphan in sorted({status_id, *store.take_orphans(parent_uri)}):
+            _graft(orphan, parent_id)
     return stored
 
 

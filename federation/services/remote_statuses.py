@@ -215,12 +215,13 @@ def store_note(*, note: dict[str, Any], author: RemoteActor) -> int | None:
     if parent:
         timelines_store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
         timelines_store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
-    elif (
-        isinstance(parent_uri, str) and not identities.is_local(parent_uri) and store.claim_ancestors_fetch(parent_uri)
-    ):
+    elif isinstance(parent_uri, str) and not identities.is_local(parent_uri):
         # It answers a post missing here: that post and those above it are fetched in a job
-        # (``federation.services.ancestors``), once per missing post within the cooldown.
-        queue.enqueue_ancestors(status_id=status_id, parent_uri=parent_uri)
+        # (``federation.services.ancestors``), once per missing post within the cooldown, which links every
+        # post answering it (the orphans) under it.
+        store.add_orphan(parent_uri, status_id)
+        if store.claim_ancestors_fetch(parent_uri):
+            queue.enqueue_ancestors(status_id=status_id, parent_uri=parent_uri)
     typed = {**fields, "posted": posted}
     deliver_status(status=typed, first=first)
     with timelines_store.batch.pipeline() as pipe:

@@ -75,6 +75,37 @@ def test_a_reply_found_by_its_address_shows_the_posts_above_it(servers):
     assert shape == "Where it all began | A reply in the middle"
 
 
+def test_two_replies_to_a_post_missing_here_are_both_linked_under_it_by_the_one_fetch(servers):
+    a, b = servers
+    yan, zed = (int(uid) for uid in b.run(SIGN_UP.format(logins=["yan", "zed"])).split())
+    first, second = b.run(
+        f"""
+        from timelines import services
+        top = services.post_status(uid={yan}, message="A question for everyone")
+        print(services.post_status(uid={zed}, message="One answer", in_reply_to=top))
+        print(services.post_status(uid={yan}, message="Another answer", in_reply_to=top))
+        """
+    ).split()
+    # Both replies reach A before its workers fetch the post they answer: one fetch, both linked under it.
+    a.run(WORKERS.format("suspend"))
+    try:
+        found = [
+            a.run(f"from federation.services import lookup; print(lookup.resolve_url('{b.url}/@{login}/{number}')[1])")
+            for login, number in (("zed", first), ("yan", second))
+        ]
+    finally:
+        a.run(WORKERS.format("resume"))
+    above = """
+        from timelines import selectors
+        thread = selectors.get_thread(status_id={}, viewer_uid=None)
+        print(" | ".join(item.entry.status.message for item in thread.ancestors) or "-")
+        """
+    for status_id in found:
+        assert wait_until(lambda status_id=status_id: a.run(above.format(status_id)) == "A question for everyone"), (
+            a.run(above.format(status_id))
+        )
+
+
 def test_in_a_browser_replies_fetched_for_an_open_page_appear_on_it_without_a_reload(servers):
     a, b = servers
     a.run(SIGN_UP.format(logins=["yara"]))
