@@ -45,9 +45,9 @@ def main() -> int:
 
 def measure() -> list[str]:
     from socialsite.redis_client import get_redis
-    from streaming import matching
     from streaming.hub import Hub
     from timelines import events, keys
+    from timelines.keys.channels import hub_home
 
     status = {
         "message": "m" * 140,
@@ -73,7 +73,7 @@ def measure() -> list[str]:
     async def dispatch_all(messages: list[str]) -> float:
         hub = Hub()
         subscriptions = [
-            hub.subscribe(index_keys={matching.home_key(uid)}, matches=lambda e: True, maxsize=10_000, public=False)
+            hub.subscribe(index_keys={hub_home(uid)}, matches=lambda e: True, maxsize=10_000, public=False)
             for uid in recipients
         ]
         hub._task.cancel()  # dispatched by hand here, not read from Redis

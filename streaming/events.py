@@ -22,6 +22,7 @@ import json
 from typing import Any
 
 from timelines import events as timeline_events
+from timelines.keys.channels import hub_followers, hub_home, hub_list
 from timelines.records import media_of
 
 KEEPALIVE = b"\r\n"
@@ -53,7 +54,7 @@ class StreamEvent(dict[str, Any]):
 
 class DeliveryEvent(StreamEvent):
     """A decoded ``timeline.delivery`` event: the status fields (plus ``"deleted": true`` for a ``delete``), its
-    ``kind``, and ``timelines``: the index keys (``streaming.matching.home_key`` / ``list_key``) of the
+    ``kind``, and ``timelines``: the index keys (``timelines.keys.channels.hub_home`` / ``hub_list``) of the
     timelines the pass wrote. Only live pages and the client API's ``user`` stream subscribe to these."""
 
     __slots__ = ("followers_of", "kind", "timelines")
@@ -68,25 +69,11 @@ class DeliveryEvent(StreamEvent):
         self.followers_of = followers_of
 
 
-def home_key(uid: int) -> str:
-    """The hub's index key (in memory, not a Redis key) of ``uid``'s home timeline."""
-    return f"home:{uid}"
-
-
-def list_key(list_id: int) -> str:
-    """The hub's index key of list ``list_id``'s timeline."""
-    return f"list:{list_id}"
-
-
-def followers_key(uid: int) -> str:
-    """The hub's index key of the posts of ``uid`` merged into its followers' homes when read."""
-    return f"followers:{uid}"
-
-
 def _delivery(event: dict[str, Any]) -> DeliveryEvent:
     followers_of = event.get("followers_of")
-    pulled = [followers_key(followers_of)] if isinstance(followers_of, int) else []
-    timelines = frozenset([*(home_key(uid) for uid in event["homes"]), *(list_key(i) for i in event["lists"]), *pulled])
+    pulled = [hub_followers(followers_of)] if isinstance(followers_of, int) else []
+    homes, lists = (hub_home(uid) for uid in event["homes"]), (hub_list(i) for i in event["lists"])
+    timelines = frozenset([*homes, *lists, *pulled])
     kind = str(event.get("kind"))
     fields = dict(event.get("status") or {})
     if kind == timeline_events.DELETE:

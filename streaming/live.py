@@ -28,7 +28,7 @@ of a list the viewer owns) and ``GET /live/me`` (every other page) answer ``text
   the connection and a vanished client is noticed.
 
 **The page follows the delivery, it decides nothing.** Its subscription is indexed under its timeline
-(``matching.home_key`` / ``list_key``) and receives the ``timeline.delivery`` events that name it: the delivery
+(``keys.channels.hub_home`` / ``hub_list``) and receives the ``timeline.delivery`` events that name it: the delivery
 pipeline (``timelines.services.delivery``) already asked the per-recipient policy for this timeline's reader when
 it wrote, so an open page gets exactly the entries written to its timeline and loses exactly those withdrawn from
 it. Where a change rewrote many entries at once (a ``reset`` event, or ``relations.changed`` for its viewer: the
@@ -71,6 +71,7 @@ from streaming.live_encoding import LiveEncoder, Snapshot, entry_of, render_entr
 from streaming.live_state import NOT_MERGED, Merged, Sent
 from streaming.subscriptions import FALLING_BEHIND
 from timelines import events as timeline_events
+from timelines.keys.channels import hub_home, hub_list
 
 __all__ = ["LiveEncoder", "LivePage", "entry_of", "live_home", "live_list", "live_me", "render_entry", "sse"]
 
@@ -186,7 +187,7 @@ class LivePage:
         gets its page's content as a reload shows it (``streaming.live_reads``) instead of a catch-up. ``rendered``:
         what the page was rendered with (``live_params.rendered``), compared on the first connect. ``serve``
         carries the stream to its client (``writer.serve``, the default; the client API's WebSocket has its own)."""
-        timeline = matching.list_key(list_id) if list_id is not None else matching.home_key(uid)
+        timeline = hub_list(list_id) if list_id is not None else hub_home(uid)
         path = f"/lists/{list_id}" if list_id is not None else "/"
         encoder = encoder or LiveEncoder(uid, self.posts, conversation=conversation, path=path)
         # After a reset or a resync, the page's content is read again; every event arriving meanwhile waits in

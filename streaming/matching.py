@@ -35,9 +35,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from streaming.events import DeliveryEvent, StreamEvent
-from streaming.events import followers_key as followers_key  # re-exported: the live pages index with these
-from streaming.events import home_key as home_key
-from streaming.events import list_key as list_key
 from timelines import events as timeline_events
 from timelines import text
 

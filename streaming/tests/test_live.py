@@ -18,10 +18,11 @@ from django.test import Client
 from accounts.models import User
 from accounts.services import sign_up
 from socialsite.testing import WAIT_SECONDS
-from streaming import live, matching
+from streaming import live
 from streaming.hub import get_hub
 from timelines import events as timeline_events
 from timelines import services
+from timelines.keys.channels import hub_home
 from timelines.services.publishing import publish
 from timelines.tests import policies
 
@@ -222,7 +223,7 @@ def test_a_post_is_rendered_once_for_every_follower_and_once_for_its_author(peop
             assert await page.open() == 200
             await page.until_live()
         # Another subscription of the same hub is handed the very event object the pages were.
-        onlooker = get_hub().subscribe(index_keys={matching.home_key(alice)}, matches=lambda event: True, public=False)
+        onlooker = get_hub().subscribe(index_keys={hub_home(alice)}, matches=lambda event: True, public=False)
         status_id = await post(bob, "one render for all")
         shown = [(await page.next_event())["html"] for page in pages]
         event = await asyncio.wait_for(onlooker.get(), WAIT_SECONDS)

@@ -27,7 +27,7 @@ steps. Each submodule documents its part of the schema with ``redis-cli`` exampl
 - ``keys.moderation``: ``users:suspended``, ``users:limited``, ``stats:{stats}:<name>:<bucket>``;
 - ``keys.idle``: ``seen:{seen3}``, ``idle:homes`` (idle timelines);
 - ``keys.pulled``: ``pulled:{42}``, ``pulled:authors`` (hybrid fan-out);
-- ``keys.channels``: the pub/sub channel of typed events.
+- ``keys.channels``: the pub/sub channel of typed events, and the names of live timelines in the streaming hub's index.
 
 Every function is re-exported here, so callers write ``keys.home_timeline(uid)``. Limits live in
 ``timelines.limits``.
