@@ -9,10 +9,10 @@ from urllib.parse import urlsplit
 import pytest
 
 from accounts.models import User
-from federation import contexts, store
+from federation import store
 from federation.services import domain_blocks
 from federation.tests.conftest import PASSWORD
-from federation.tests.helpers import post_signed, queued_jobs, remote_actor, run_queued
+from federation.tests.helpers import post_signed, public_create, queued_jobs, remote_actor, run_queued
 from media import services as media_services
 from media.tests.images import jpeg
 from timelines import selectors, services
@@ -30,20 +30,6 @@ def media_root(settings, tmp_path):
 @pytest.fixture
 def rob(db):
     return remote_actor("rob")
-
-
-def _note_with(remote, number, attachment, **fields):
-    note = {
-        "id": f"{remote.uri}/statuses/{number}",
-        "type": "Note",
-        "attributedTo": remote.uri,
-        "content": f"<p>Look {number}</p>",
-        "to": [contexts.PUBLIC],
-        "cc": [remote.followers],
-        "attachment": attachment,
-        **fields,
-    }
-    return {"id": f"{note['id']}/activity", "type": "Create", "actor": remote.uri, "object": note}
 
 
 CAT = {
@@ -83,9 +69,7 @@ def _delivered_image_url(alice, rob, *, visibility):
     return int(note["id"].rsplit("/", 1)[1]), upload, urlsplit(document["url"])
 
 
-def test_a_followers_only_posts_images_can_be_fetched_by_the_servers_it_was_sent_to_and_nobody_else(
-    client, alice, rob
-):
+def test_a_followers_only_posts_images_can_be_fetched_by_the_servers_it_was_sent_to_and_nobody_else(client, alice, rob):
     services.follow_user(uid=rob.actor.uid, other_uid=alice.uid)
     store.add_remote_follower(alice.uid, rob.actor.uid, 1.0, inbox=rob.actor.delivery_inbox)
     status_id, upload, url = _delivered_image_url(alice, rob, visibility="private")
@@ -118,7 +102,8 @@ def test_remote_images_are_kept_images_only_served_from_here_and_not_from_a_doma
     make_follow(uid=alice.uid, other_uid=rob.actor.uid, notify_followee=False)
     video = {"type": "Document", "mediaType": "video/mp4", "url": "https://remote.example/files/clip.mp4"}
     elsewhere = {**CAT, "url": "javascript:alert(1)"}
-    assert post_signed(client, rob, _note_with(rob, 1, [CAT, video, elsewhere])).status_code == 202
+    created = public_create(rob, 1, "Look 1", attachment=[CAT, video, elsewhere])
+    assert post_signed(client, rob, created).status_code == 202
     assert run_queued() == ["stored"]
     assert client.login(username="alice", password=PASSWORD)
     page = client.get("/").content.decode()
@@ -133,7 +118,7 @@ def test_remote_images_are_kept_images_only_served_from_here_and_not_from_a_doma
         moderator=root, domain="remote.example", severity="noop", reject_media=True, reason="gore"
     )
     dog = {**CAT, "url": "https://remote.example/files/dog.png"}
-    assert post_signed(client, rob, _note_with(rob, 2, [dog])).status_code == 202
+    assert post_signed(client, rob, public_create(rob, 2, "Look 2", attachment=[dog])).status_code == 202
     assert run_queued() == ["stored"]
     page = client.get("/").content.decode()
     assert "Look 2" in page and "dog.png" not in page
@@ -141,7 +126,7 @@ def test_remote_images_are_kept_images_only_served_from_here_and_not_from_a_doma
 
 def test_an_image_stored_before_copies_were_kept_is_still_a_link_to_its_server(client, alice, rob):
     make_follow(uid=alice.uid, other_uid=rob.actor.uid, notify_followee=False)
-    assert post_signed(client, rob, _note_with(rob, 3, [CAT])).status_code == 202
+    assert post_signed(client, rob, public_create(rob, 3, "Look 3", attachment=[CAT])).status_code == 202
     assert run_queued() == ["stored"]
     [status_id] = [job.kwargs["status_id"] for job in queued_jobs() if job.func_name.endswith("cache_remote_images")]
     # As such a post's hash keeps it: the address there, no token.
