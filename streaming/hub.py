@@ -22,11 +22,12 @@ and without memory growing. (The queue only fills if its reader stops taking eve
 reading; on daphne that takes ``streaming.flow``, because daphne's ``send`` never waits.) Closing a
 subscription removes it at once; when the last one closes, the hub stops reading and drops its Redis
 connection. If the connection dies (Redis restarted, the subscriber killed) or stops answering (an idle
-connection's PING goes unanswered), the hub reconnects with a short backoff, never blocking the event loop, and
-carries on (on a Redis Cluster, to the next node ``REDIS_CLUSTER_URL`` names, so a primary killed and failed over
-does not silence it); events published while it was away are lost, as pub/sub is at-most-once by nature. Once
-subscribed again, it calls every subscription's ``on_resync``: a live page then reads its content again as a
-reload would (``streaming.live_reads``), so what it missed does not stay missed; the public streams carry on.
+connection's PING goes unanswered), the hub reconnects (``streaming.hub_reader``) with a short backoff, never
+blocking the event loop, and carries on (on a Redis Cluster, to the next node ``REDIS_CLUSTER_URL`` names, so a
+primary killed and failed over does not silence it); events published while it was away are lost, as pub/sub
+is at-most-once by nature. Once subscribed again, it calls every subscription's ``on_resync``: a live page then
+reads its content again as a reload would (``streaming.live_reads``), so what it missed does not stay missed;
+the public streams carry on.
 
 Every event is put to the per-recipient policy (``timelines.policy``) once for the public
 (``recipient=None``), before any subscription sees it; subscriptions are public by default and are offered only
@@ -49,8 +50,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from socialsite.redis_client import get_async_redis
-from streaming import events, matching
+from streaming import events, hub_reader, matching
 from streaming.subscriptions import Subscription
 from timelines import events as timeline_events
 from timelines import keys, policy
@@ -58,44 +58,8 @@ from timelines import keys, policy
 logger = logging.getLogger(__name__)
 
 DEFAULT_QUEUE_SIZE = 1000
-RECONNECT_MIN_SECONDS = 0.1
-RECONNECT_MAX_SECONDS = 2.0
-# How often an idle subscriber connection is checked with PING, and how long its answer may take: the connection
-# has no read timeout (it may rightly stay idle for hours), so a server that stopped answering (paused, wedged,
-# or gone without a reset) would otherwise hold the hub, and every stream of the process, silent for good.
-PING_INTERVAL_SECONDS = 10.0
-PONG_TIMEOUT_SECONDS = 5.0
-# Connecting, SUBSCRIBE and the policy's public state, for the same reason.
-HANDSHAKE_TIMEOUT_SECONDS = 5.0
-READ_TIMEOUT_SECONDS = 1.0
-
 # Moderation events after which an account's posts must leave the public streams at once.
 WITHHOLDING_TYPES = frozenset({timeline_events.USER_SUSPENDED, timeline_events.USER_LIMITED})
-
-# Events dispatched in one pass before the sinks' bytes are written and the writers get the loop; well under
-# any stream's queue size, so clients served through their queues still drain them between passes.
-MAX_BURST = 16
-
-
-async def _subscribed(pubsub: Any) -> list[Any]:
-    """Read the subscriber connection up to the answer to the PING sent after its SUBSCRIBE, and return the events
-    read on the way. Redis answers a connection's commands in order, so once the PONG is read the subscription is
-    in place and every event published from then on reaches the hub. Without this wait, ``connected`` could be set
-    while the SUBSCRIBE still waited to be read by the server (on a cluster the handshake's other reads go to other
-    nodes), and events published at once were lost. Bounded by its own clock: redis-py's read timeouts can swallow
-    an outer ``asyncio.timeout``."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + HANDSHAKE_TIMEOUT_SECONDS
-    early: list[Any] = []
-    while loop.time() < deadline:
-        message = await pubsub.get_message(timeout=min(READ_TIMEOUT_SECONDS, max(0.0, deadline - loop.time())))
-        if message is None:
-            continue
-        if message.get("type") == "pong":
-            return early
-        if message.get("type") == "message":
-            early.append(message["data"])
-    raise TimeoutError(f"no answer to PING after SUBSCRIBE in {HANDSHAKE_TIMEOUT_SECONDS:.0f}s")
 
 
 @dataclass
@@ -150,7 +114,7 @@ class Hub:
             self.index.setdefault(key, set()).add(subscription)
         if self._task is None or self._task.done():
             self.connected.clear()
-            self._task = asyncio.get_running_loop().create_task(self._read(), name="streaming-hub")
+            self._task = asyncio.get_running_loop().create_task(hub_reader.read(self), name="streaming-hub")
         return subscription
 
     @contextlib.asynccontextmanager
@@ -214,11 +178,13 @@ class Hub:
     def dispatch(self, raw: str | bytes) -> None:
         """Offer one published event to the subscriptions indexed under its keys, and write it out."""
         try:
-            self._dispatch(raw)
+            self.dispatch_one(raw)
         finally:
             self.flush()
 
-    def _dispatch(self, raw: str | bytes) -> None:
+    def dispatch_one(self, raw: str | bytes) -> None:
+        """Offer one published event to the subscriptions indexed under its keys; the sinks' bytes wait for
+        ``flush``, at the end of the reader's pass."""
         try:
             event = events.decode(raw)
             index_keys = matching.event_index_keys(event)
@@ -275,7 +241,13 @@ class Hub:
             self.index.setdefault(key, set()).add(subscription)
         subscription.index_keys = new
 
-    def _resync(self) -> None:
+    def is_reader(self) -> bool:
+        """Whether the running task is this hub's reader (``hub_reader.read``): one that was replaced or stopped,
+        whose cancellation a read's own timeout swallowed, must stop rather than dispatch every event a second
+        time."""
+        return self._task is asyncio.current_task()
+
+    def resync(self) -> None:
         """Tell every subscription that can catch up (``on_resync``) that events may have been missed: the hub just
         subscribed again after losing its connection."""
         self.stats.resyncs += 1
@@ -306,102 +278,6 @@ class Hub:
         task = asyncio.get_running_loop().create_task(reload())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-    # --- the Redis side ---
-
-    async def _read(self) -> None:
-        """Read and dispatch until cancelled, or until this task is no longer the hub's reader.
-
-        The second check is needed because a cancellation can be lost: when ``remove`` cancels this task while
-        a read's own timeout (redis-py's ``asyncio.timeout`` inside ``get_message``) expires at the same
-        moment, redis-py turns the pair into a timeout and returns None. Left running, the old reader would
-        dispatch every event a second time beside the reader the next ``subscribe`` starts."""
-        delay = RECONNECT_MIN_SECONDS
-        lost = False  # a connection was lost since this reader started: events may have been missed
-        attempt = 0  # on a cluster, each reconnection tries the next node named (a failed-over primary stays dead)
-        while True:
-            client = pubsub = None
-            try:
-                # The client is only built here (no I/O, never starts a server); asyncio.timeout raises TimeoutError,
-                # an OSError, so a server that accepts but does not answer counts as lost, like one that refuses.
-                client = get_async_redis(subscriber=True, attempt=attempt)
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                async with asyncio.timeout(HANDSHAKE_TIMEOUT_SECONDS):
-                    await pubsub.subscribe(self.channel)
-                    await pubsub.ping()
-                    self.public_state = await policy.get_policy().aload(recipients=(policy.PUBLIC,), authors=())
-                    self.withheld.clear()  # the state just read knows every suspension and limit
-                early = await _subscribed(pubsub)
-                if self._task is not asyncio.current_task():
-                    return
-                self.connected.set()
-                if lost:
-                    self._resync()
-                    lost = False
-                if early:
-                    for data in early:
-                        self._dispatch(data)
-                    self.flush()
-                delay = RECONNECT_MIN_SECONDS
-                idle = 0.0
-                pinged: float | None = None  # when the unanswered PING was sent
-                while True:
-                    message = await pubsub.get_message(timeout=READ_TIMEOUT_SECONDS)
-                    if self._task is not asyncio.current_task():
-                        return  # replaced or stopped (see the docstring)
-                    if message is None:
-                        idle += READ_TIMEOUT_SECONDS
-                        if pinged is not None and idle >= PONG_TIMEOUT_SECONDS:
-                            raise TimeoutError(f"no answer to PING in {PONG_TIMEOUT_SECONDS:.0f}s")
-                        if pinged is None and idle >= PING_INTERVAL_SECONDS:
-                            async with asyncio.timeout(PONG_TIMEOUT_SECONDS):
-                                await pubsub.ping()
-                            pinged, idle = asyncio.get_running_loop().time(), 0.0
-                        continue
-                    # Anything read, the PONG or an event, shows the connection is alive.
-                    idle, pinged = 0.0, None
-                    if message.get("type") == "message":
-                        try:
-                            self._dispatch(message["data"])
-                            # Events already read from Redis, dispatched in the same pass (see MAX_BURST).
-                            for _ in range(MAX_BURST - 1):
-                                message = await pubsub.get_message(timeout=0)
-                                if message is None or self._task is not asyncio.current_task():
-                                    break
-                                if message.get("type") == "message":
-                                    self._dispatch(message["data"])
-                        finally:
-                            self.flush()
-                        # get_message does not suspend while the connection's read buffer still holds messages
-                        # (64 KiB is a burst of ~150 posts), and daphne's send never suspends either: without
-                        # this, a burst would fill every queue before any writer ran, and cut off clients that
-                        # read perfectly well. Yielding lets the writers these events woke take them first.
-                        await asyncio.sleep(0)
-            except asyncio.CancelledError:
-                raise
-            except (RedisError, OSError) as error:
-                lost = True
-                self.connected.clear()
-                self.stats.reconnects += 1
-                attempt += 1
-                logger.warning("Stream subscriber lost Redis (%s); reconnecting in %.1fs.", error, delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, RECONNECT_MAX_SECONDS)
-            except Exception:
-                # A bug must not silently end every stream of this process: log it and start over.
-                lost = True
-                self.connected.clear()
-                self.stats.reconnects += 1
-                logger.exception("Stream subscriber failed; restarting it in %.1fs.", delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, RECONNECT_MAX_SECONDS)
-            finally:
-                if pubsub is not None:
-                    with contextlib.suppress(Exception):
-                        await pubsub.aclose()
-                if client is not None:
-                    with contextlib.suppress(Exception):
-                        await client.aclose()
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}

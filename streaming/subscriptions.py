@@ -50,7 +50,7 @@ class Subscription:
         # Set by the stream writer: writes an event to the client now and returns True, or returns False (not
         # ready) and the event is queued. Tried only while the queue is empty, so events keep their order.
         self.sink: Callable[[dict[str, Any]], bool] | None = None
-        # Called by the hub when it subscribed to Redis again after losing it (``Hub._resync``): events published
+        # Called by the hub when it subscribed to Redis again after losing it (``Hub.resync``): events published
         # meanwhile never came, so a live page reads its content again. None: the stream carries on (the public
         # streams: pub/sub is at-most-once, as Twitter's streams were).
         self.on_resync: Callable[[], None] | None = None

@@ -12,8 +12,7 @@ import pytest
 from socialsite import embedded_redis, redis_client
 from socialsite.redis_client import get_redis
 from socialsite.testing import WAIT_SECONDS
-from streaming import hub as hub_module
-from streaming import matching
+from streaming import hub_reader, matching
 from streaming.hub import Hub
 from streaming.subscriptions import FALLING_BEHIND, Disconnect
 from timelines import events, keys, services, store
@@ -247,9 +246,9 @@ def test_the_hub_survives_a_redis_restart(settings, tmp_path):
 def test_the_hub_replaces_a_connection_whose_server_stopped_answering(settings, tmp_path, monkeypatch):
     """A paused Redis (SIGSTOP: the connection stays open, nothing answers) is noticed by an unanswered PING; the
     hub's handshakes time out while it stays paused, and it reconnects once the server answers again."""
-    monkeypatch.setattr(hub_module, "PING_INTERVAL_SECONDS", 0.5)
-    monkeypatch.setattr(hub_module, "PONG_TIMEOUT_SECONDS", 1.0)
-    monkeypatch.setattr(hub_module, "HANDSHAKE_TIMEOUT_SECONDS", 1.0)
+    monkeypatch.setattr(hub_reader, "PING_INTERVAL_SECONDS", 0.5)
+    monkeypatch.setattr(hub_reader, "PONG_TIMEOUT_SECONDS", 1.0)
+    monkeypatch.setattr(hub_reader, "HANDSHAKE_TIMEOUT_SECONDS", 1.0)
     directory = tmp_path / "redis"
     settings.REDIS_URL = embedded_redis.ensure_running(directory)
     settings.REDIS_CLUSTER_URL = None
@@ -365,8 +364,8 @@ def test_a_burst_read_in_one_buffer_does_not_overflow_the_queues_of_subscribers_
     status_id = services.post_status(uid=alice, message="over and over")
     status = store.statuses.get_status(status_id)
     event = events.status_created({**status, "id": status_id, "uid": alice})
-    burst = 10 * hub_module.MAX_BURST
-    queue_size = 2 * hub_module.MAX_BURST
+    burst = 10 * hub_reader.MAX_BURST
+    queue_size = 2 * hub_reader.MAX_BURST
 
     async def scenario():
         hub = Hub()

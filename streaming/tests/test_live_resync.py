@@ -15,8 +15,7 @@ import json
 import pytest
 
 from socialsite import redis_client
-from streaming import hub as hub_module
-from streaming import live
+from streaming import hub_reader, live
 from streaming.hub import get_hub
 from streaming.tests.test_live import LivePage, viewer
 from streaming.tests.test_live import people as people  # a fixture
@@ -46,7 +45,7 @@ async def next_named(page: LivePage, name: str) -> dict:
 
 def test_a_page_whose_hub_lost_redis_gets_its_timeline_again_without_what_was_deleted_meanwhile(people, monkeypatch):
     alice, bob, _ = people  # alice follows bob
-    monkeypatch.setattr(hub_module, "RECONNECT_MIN_SECONDS", 1.0)  # a window in which the hub is away
+    monkeypatch.setattr(hub_reader, "RECONNECT_MIN_SECONDS", 1.0)  # a window in which the hub is away
     kept, gone, edited = (services.post_status(uid=bob, message=f"post {n}") for n in range(3))
 
     async def scenario() -> None:
