@@ -23,7 +23,9 @@ from django.conf import settings
 
 from socialsite import embedded_redis, testing
 
-pytestmark = pytest.mark.slow
+# django_db: on the PostgreSQL run, the tests that keep ``DATABASE_URL`` migrate the database it names, which exists
+# only once pytest-django made the test database, and it makes it only for a test that asks for it.
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 def _fresh_env(var_dir: Path) -> dict[str, str]:
