@@ -56,9 +56,10 @@ def index_status(status: Mapping[str, Any], *, pipe: Any = None, author: Mapping
     """Index a new status for search and, when the public may see it, add it to the local timeline and its tags'
     timelines and count its tags in the trending bucket of the hour it was posted.
 
-    ``status`` is the status as stored (``id``, ``uid``, ``message``, ``posted``). Its words go on ``pipe``
-    (a ``store.batch``) when given, else in a round trip of their own; tags cost the policy's ``load`` and one
-    more (the policy's ``load`` is paid by every public post now, for the local timeline). Indexing again
+    ``status`` is the status as stored (``id``, ``uid``, ``message``, ``posted``). Its words and its place on the
+    local timeline go on ``pipe`` (a ``store.batch``) when given, else in round trips of their own; tags cost
+    one more (two scripts' round trip and the tag names'). Whether the public may see it is judged from
+    ``author`` (its hash as the caller read it) when given, else from the policy's ``load``. Indexing again
     changes nothing but the trending count.
     """
     status_id = int(status["id"])
@@ -68,7 +69,7 @@ def index_status(status: Mapping[str, Any], *, pipe: Any = None, author: Mapping
     if not is_public(status, author=author):
         return
     posted = float(status["posted"])
-    store.tags.index_local(status_id, posted)
+    store.tags.index_local(status_id, posted, pipe=pipe)
     if tags:
         store.tags.index_tags(tags, status_id, posted, keys.trending_hour(posted))
 

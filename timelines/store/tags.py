@@ -9,6 +9,7 @@ single-slot steps.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from socialsite.redis_client import get_redis
 from timelines import keys, limits
@@ -61,9 +62,14 @@ def tag_page(tag: str, *, max_id: int, count: int) -> list[int]:
     return timeline_page(key, key, max_id=max_id, count=count) or []
 
 
-def index_local(status_id: int, posted: float) -> None:
-    """Add a public status to the local timeline (trimmed to ``LOCAL_TIMELINE_SIZE``). One script; idempotent."""
-    run_many([("push_to_timelines", [keys.LOCAL_TIMELINE], [limits.LOCAL_TIMELINE_SIZE, repr(posted), status_id])])
+def index_local(status_id: int, posted: float, *, pipe: Any = None) -> None:
+    """Add a public status to the local timeline (trimmed to ``LOCAL_TIMELINE_SIZE``). One script, queued on
+    ``pipe`` (a ``store.batch``) when given; idempotent."""
+    args: list[object] = [limits.LOCAL_TIMELINE_SIZE, repr(posted), status_id]
+    if pipe is not None:
+        pipe.script("push_to_timelines", [keys.LOCAL_TIMELINE], args)
+        return
+    run_many([("push_to_timelines", [keys.LOCAL_TIMELINE], args)])
 
 
 def remove_from_local(status_id: int) -> bool:
