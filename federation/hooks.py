@@ -12,6 +12,7 @@ def register_all() -> None:
     hooks.register("remote_unfollowed", outbound.remote_unfollowed)
     hooks.register("follower_removed", outbound.follower_removed)
     hooks.register("status_delivered", outbound.status_delivered)
+    hooks.register("remote_audience_key", outbound.remote_audience_key)
     hooks.register("status_deleted", outbound.status_deleted)
     hooks.register("status_edited", outbound.status_edited)
     hooks.register("status_liked", outbound.status_liked)

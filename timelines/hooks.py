@@ -11,7 +11,11 @@ change that is already made: it queues its work (RQ) and returns.
   ``other_uid`` (send the Undo);
 - ``follower_removed(uid, follower)``: ``follower`` stopped following ``uid``, however (an Undo, a block, a
   severance): a remote follower leaves the index of ``uid``'s remote inboxes;
-- ``status_delivered(status)``: a new status went through the local audiences (the remote audience is next);
+- ``remote_audience_key(uid)``: the ZSET of ``uid``'s followers on other servers, whose size a new post reads
+  with its own writes (so ``status_delivered`` needs no round trip to learn it), or None;
+- ``status_delivered(status, remote_followers)``: a new status went through the local audiences (the remote
+  audience is next); ``remote_followers``: whether its author has followers on other servers, when the caller
+  read it (``remote_audience_key``), else None;
 - ``status_deleted(fields)``: a status was deleted (tell the servers it reached);
 - ``status_edited(fields)``: a status was edited (its fields as they are now);
 - ``status_liked(uid, fields, liked)``: ``uid`` liked (or with ``liked`` False, stopped liking) the status whose
@@ -51,6 +55,7 @@ NAMES = frozenset(
         "remote_unfollowed",
         "follower_removed",
         "status_delivered",
+        "remote_audience_key",
         "status_deleted",
         "resolve_account",
         "resolve_url",
@@ -90,9 +95,14 @@ def remote_unfollowed(*, uid: int, other_uid: int) -> None:
         hook(uid=uid, other_uid=other_uid)
 
 
-def status_delivered(status: Mapping[str, Any]) -> None:
+def remote_audience_key(uid: int) -> str | None:
+    hook = _registered.get("remote_audience_key")
+    return hook(uid) if hook else None
+
+
+def status_delivered(status: Mapping[str, Any], *, remote_followers: bool | None = None) -> None:
     if hook := _registered.get("status_delivered"):
-        hook(status)
+        hook(status, remote_followers=remote_followers)
 
 
 def status_deleted(fields: Mapping[str, Any]) -> None:

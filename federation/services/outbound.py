@@ -52,27 +52,36 @@ def local_login(uid: int) -> str | None:
 # --- hooks (registered by federation.hooks) ---------------------------------------------------------------
 
 
-def _federates(fields: Any) -> bool:
+def remote_audience_key(uid: int) -> str:
+    """The key of ``uid``'s remote followers, whose size a new post reads with its writes (``timelines.hooks``)."""
+    return keys.remote_followers(uid)
+
+
+def _federates(fields: Any, remote_followers: bool | None = None) -> bool:
     """Whether a local status concerns anyone on another server: its author's remote followers (not for a
-    direct post), the remote author it answers or reposts, or the remote people it mentions."""
+    direct post; ``remote_followers`` when the caller read it), the remote author it answers or reposts, or the
+    remote people it mentions."""
     level = visibilities.of_status(fields)
     if level == visibilities.DIRECT and not fields.get("repost_of"):
         return bool(mentions.remote_mentions(fields) or mentions.unresolved(fields))
     if level not in FEDERATED:
         return False
+    if remote_followers is None:
+        remote_followers = store.has_remote_followers(int(fields["uid"]))
     return (
-        store.has_remote_followers(int(fields["uid"]))
+        remote_followers
         or _remote_counterpart(fields) is not None
         or bool(mentions.remote_mentions(fields) or mentions.unresolved(fields))
     )
 
 
-def status_delivered(status: Any) -> None:
-    """Queue the remote fan-out of a new local status or repost, when its author has remote followers, it
-    answers (or reposts) another server's post, or it mentions people of other servers."""
+def status_delivered(status: Any, *, remote_followers: bool | None = None) -> None:
+    """Queue the remote fan-out of a new local status or repost, when its author has remote followers (read here
+    unless ``remote_followers`` tells), it answers (or reposts) another server's post, or it mentions people of
+    other servers."""
     if status.get("uri"):
         return  # another server's post, stored here (with its URI): its own server delivers it
-    if _federates(status):
+    if _federates(status, remote_followers):
         queue.enqueue_fanout(status_id=int(status["id"]), uid=int(status["uid"]))
 
 

@@ -59,6 +59,7 @@ def deliver_status(
     shown: Mapping[str, Any] | None = None,
     own_home: bool = False,
     announced: list[str] | None = None,
+    remote_followers: bool | None = None,
 ) -> None:
     """Run the first pass of every audience of a new ``status`` (the rest is queued), then notify the people
     it answers or mentions. A repost (``repost_of`` set) is delivered with deduplication of its original.
@@ -67,7 +68,8 @@ def deliver_status(
     ``shown``: the status as its events carry it (a repost with its original), when it differs from ``status``;
     ``own_home``: the caller wrote it to its author's home, which the first pass's event names too;
     ``announced``: the first passes' events are added to it, for the caller to publish with its own last round
-    trip, instead of being published here.
+    trip, instead of being published here. ``remote_followers``: whether the author has followers on other
+    servers, when the caller read it with its writes (``hooks.remote_audience_key``).
 
     A ``direct`` post is a direct message: it goes to its participants' conversation
     (``direct_messages.deliver_message``) and the people it mentions are notified; it reaches no home and no
@@ -115,7 +117,7 @@ def deliver_status(
         # The followers of its tags (issue 20): public posts only, through the same policy.
         deliver_to_tag_followers(status)
     # The remote audience (issue 22): other servers' followers, reached through RQ by the federation app.
-    hooks.status_delivered(status)
+    hooks.status_delivered(status, remote_followers=remote_followers)
 
 
 def _notify_conversation(status: Mapping[str, Any]) -> None:

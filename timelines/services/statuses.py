@@ -256,15 +256,21 @@ def _post(fields: dict[str, Any], *, author: Mapping[str, str] | None = None) ->
     if fields.get("visibility") == visibilities.DIRECT:
         _post_message(fields)
         return status_id
+    then_read, sizes = audience_keys(uid), sizes_to_count(uid=uid)
+    # Whether the author has followers on other servers, read with the writes: its size when there are any.
+    remote_key = hooks.remote_audience_key(uid)
+    if remote_key:
+        then_read, sizes = [*then_read, remote_key], {**sizes, remote_key: 0}
     added, first = store.statuses.write_to_profile(
         uid,
         status_id,
         {**fields, "posted": repr(posted)},
         posted,
-        then_read=audience_keys(uid),
-        larger_than=sizes_to_count(uid=uid),
+        then_read=then_read,
+        larger_than=sizes,
         durability=post_durability(),
     )
+    remote_followers = bool(first.pop()) if remote_key else None
     if added < 0:
         store.statuses.delete_status_if_owner(status_id, uid)
         raise exceptions.UnknownUser()
@@ -273,7 +279,7 @@ def _post(fields: dict[str, Any], *, author: Mapping[str, str] | None = None) ->
         store.conversations.add_reply(fields["in_reply_to"], status_id, posted)
         store.conversations.link_into_thread(fields["root"], status_id, fields["in_reply_to"])
     announced: list[str] = []
-    deliver_status(status=fields, first=first, own_home=True, announced=announced)
+    deliver_status(status=fields, first=first, own_home=True, announced=announced, remote_followers=remote_followers)
     # What the post leaves besides itself, then its events (what the first passes wrote to whom, and the post),
     # in one round trip.
     with store.batch.pipeline() as pipe:

@@ -1,5 +1,5 @@
-"""Helpers for the timelines tests: read what Redis holds, drain the queue with a real worker, and start and
-kill -9 real worker processes."""
+"""Helpers for the timelines tests: read what Redis holds, drain the queue with a real worker, start and kill -9
+real worker processes, and count the Redis round trips of the code under test."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
+from redis.connection import AbstractConnection
 
 from socialsite import redis_client
 from socialsite.redis_client import get_redis
@@ -126,3 +129,29 @@ def retries_left(job_id: str) -> int | None:
     """How many retries the job under ``job_id`` has left (None when there is none)."""
     job = queue.get_job(job_id)
     return None if job is None else job.retries_left
+
+
+def commands_processed() -> int:
+    """Commands every server of the social data has processed so far."""
+    return sum(int(server.info("stats")["total_commands_processed"]) for server in redis_client.primaries())
+
+
+@contextmanager
+def redis_traffic() -> Iterator[dict[str, int]]:
+    """Counts what the code under test sends to Redis: round trips (each write of one or more commands to a
+    connection, which then waits for the replies) as seen by the client, and commands as counted by the server."""
+    counts = {"round_trips": 0, "commands": 0}
+    original = AbstractConnection.send_packed_command
+
+    def counting(self: AbstractConnection, command: object, check_health: bool = True) -> None:
+        counts["round_trips"] += 1
+        original(self, command, check_health)
+
+    before = commands_processed()
+    AbstractConnection.send_packed_command = counting  # type: ignore[method-assign]
+    try:
+        yield counts
+    finally:
+        AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
+    # Minus the INFO that reads the counter; the earlier INFO was counted before `before` was taken.
+    counts["commands"] = commands_processed() - before - len(redis_client.primaries())

@@ -4,19 +4,17 @@ cost of a home page in Redis round trips."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from django.test import Client
-from redis.connection import AbstractConnection
 
 from accounts.services import sign_up
-from socialsite import embedded_cluster, redis_client
+from socialsite import embedded_cluster
 from socialsite.redis_client import is_cluster as on_cluster
 from socialsite.tests.people import PASSWORD, logged_in
 from timelines import exceptions, limits, selectors, services
 from timelines.templatetags.timeline_format import format_relative
+from timelines.tests.helpers import redis_traffic
 
 pytestmark = pytest.mark.django_db
 
@@ -33,32 +31,6 @@ CLUSTER_NODES = embedded_cluster.NODES
 
 def status_ids(html: str) -> list[int]:
     return [int(found) for found in re.findall(r'<article class="status[^"]*" id="status-(\d+)"', html)]
-
-
-def commands_processed() -> int:
-    """Commands every server of the social data has processed so far."""
-    return sum(int(server.info("stats")["total_commands_processed"]) for server in redis_client.primaries())
-
-
-@contextmanager
-def redis_traffic() -> Iterator[dict[str, int]]:
-    """Counts what the code under test sends to Redis: round trips (each write of one or more commands to a
-    connection, which then waits for the replies) as seen by the client, and commands as counted by the server."""
-    counts = {"round_trips": 0, "commands": 0}
-    original = AbstractConnection.send_packed_command
-
-    def counting(self: AbstractConnection, command: object, check_health: bool = True) -> None:
-        counts["round_trips"] += 1
-        original(self, command, check_health)
-
-    before = commands_processed()
-    AbstractConnection.send_packed_command = counting  # type: ignore[method-assign]
-    try:
-        yield counts
-    finally:
-        AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
-    # Minus the INFO that reads the counter; the earlier INFO was counted before `before` was taken.
-    counts["commands"] = commands_processed() - before - len(redis_client.primaries())
 
 
 def test_a_home_page_costs_the_same_few_round_trips_whatever_its_size():
