@@ -77,7 +77,12 @@ class PrivacyPolicy(policy.Policy):
     def page_state(self, relations: Relations, *, statuses: Sequence[Mapping[str, Any]]) -> PrivacyState:
         # A page's relations carry the authors' moderation flags, not "private": for statuses the post's own
         # visibility decides, and only a "profile" item asks about the account.
-        return PrivacyState(relations, any(is_restricted(status) for status in statuses))
+        # Every status of every page comes through here: a ``Status`` record's level is read in place.
+        for status in statuses:
+            level = status.visibility if type(status) is Status else visibilities.of_status(status)
+            if level != visibilities.PUBLIC:
+                return PrivacyState(relations, True)
+        return PrivacyState(relations, False)
 
     def allows_all(self, state: PrivacyState) -> bool:
         return state.relations.empty and not state.restricted_items

@@ -30,28 +30,29 @@ def entries_for(
 
 def entries_of(read: PageRead, *, viewer: int | None, context: str = policy.FEED) -> tuple[list[TimelineEntry], int]:
     """``entries_for`` from a page already read (``store.pages.read_page``)."""
+    # Every status of every page comes through here: the rows are unpacked whole (one C step), not read by name.
     wanted: dict[int, tuple[int, float | None, tuple[int, int, int], bool, int]] = {}
     for status_id, row in zip(read.ids, read.entries, strict=True):
-        if row.uid is None:
+        posted, uid, repost_of, replies, reposts, likes, reply_gone, o_posted, o_uid, *rest = row
+        if uid is None:
             continue
-        counts = (row.replies, row.reposts, row.likes)
-        wanted[status_id] = (status_id, row.posted, counts, row.reply_gone == 1, row.edits)
-        if row.original_uid is not None:
-            counts = (row.original_replies, row.original_reposts, row.original_likes)
-            original = (row.repost_of, row.original_posted, counts, row.original_reply_gone == 1, row.original_edits)
-            wanted[row.repost_of] = original  # type: ignore[index,assignment]
+        o_replies, o_reposts, o_likes, o_gone, _, _, edits, o_edits, _ = rest
+        wanted[status_id] = (status_id, posted, (replies, reposts, likes), reply_gone == 1, edits)
+        if o_uid is not None:
+            wanted[repost_of] = (repost_of, o_posted, (o_replies, o_reposts, o_likes), o_gone == 1, o_edits)
     records = cached_statuses(list(wanted.values()))
     entries: list[TimelineEntry] = []
     seen: set[int] = set()
     found = 0
     make = TimelineEntry.make
+    get = records.get
     for status_id, row in zip(read.ids, read.entries, strict=True):
-        status = records.get(status_id)
+        status = get(status_id)
         if status is None:
             continue
         found += 1
         if status.repost_of is not None:
-            original = records.get(status.repost_of)
+            original = get(status.repost_of)
             if original is None:
                 continue
             by = Author(status.uid, status.login, status.name)

@@ -46,11 +46,12 @@ def get_statuses(
     (or cached at another version) in one round trip."""
     found: dict[int, Status] = {}
     missing: list[int] = []
+    get = _records.get
     for status_id, posted, counts, reply_gone, edits in wanted:
         if posted is None:
             _records.pop(status_id, None)
             continue
-        cached = _records.get(status_id)
+        cached = get(status_id)
         if (
             cached is None
             or cached.posted != posted
@@ -59,7 +60,12 @@ def get_statuses(
         ):
             missing.append(status_id)
             continue
-        found[status_id] = _with_counts(cached, counts)
+        # _with_counts, inline: every status of every page comes through here, and its counts rarely moved.
+        found[status_id] = (
+            cached
+            if (cached.reply_count, cached.repost_count, cached.like_count) == counts
+            else _with_counts(cached, counts)
+        )
     if missing:
         for fields in store.statuses.get_statuses(missing):
             if fields:

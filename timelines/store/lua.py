@@ -64,6 +64,19 @@ def script(name: str, client: Redis | None = None) -> Script:
     return found
 
 
+def run(name: str, keys: Sequence[str], args: Sequence[Any] = (), client: Redis | None = None) -> Any:
+    """Run ``scripts/<name>.lua`` once on ``client`` (a single server): ``script(name)(keys=..., args=...)``
+    without redis-py's ``Script.__call__`` around the EVALSHA, which copies every argument into new tuples and
+    imports ``Pipeline`` on each call (a page read's hot path). A server restarted since the script was loaded
+    answers NOSCRIPT, and the script is loaded and run again."""
+    client = client or get_redis()
+    found = script(name, client)
+    try:
+        return client.execute_command("EVALSHA", found.sha, len(keys), *keys, *args)
+    except NoScriptError:
+        return found(keys=list(keys), args=list(args))
+
+
 Call = tuple[str, Sequence[str], Sequence[Any]]
 
 

@@ -16,13 +16,13 @@ flags and relations).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from socialsite.redis_client import get_redis, is_cluster
 from timelines import keys
-from timelines.store.lua import script as _script
+from timelines.store.lua import run as _run
 from timelines.store.privacy import Relations
 from timelines.store.pulled import first_ids_and_registry, merged_ids, pulled_template
 from timelines.store.status_hash import STORED_POSTED
@@ -68,8 +68,8 @@ class PageRead:
     relations: Relations
 
 
-def _status_key_template() -> str:
-    return keys.status("\0")
+# A status key's text before and after its id (keys.status), as read_page.lua takes them.
+_STATUS_KEY_PARTS = tuple(keys.status("\0").split("\0"))
 
 
 def _viewer_keys(viewer: int | None) -> list[str]:
@@ -121,12 +121,12 @@ def read_page(
             )[offset:]
         return None if ids is None else _read_in_pipelines(ids, viewer)
     page_keys = [key, owner_key, keys.SUSPENDED_USERS, keys.LIMITED_USERS, *_viewer_keys(viewer)]
-    args = [max_id, since_id, offset, count, _status_key_template()]
     if merged is None:
-        reply = _script("read_page")(keys=page_keys, args=["timeline", *args])
+        reply = _run("read_page", page_keys, ("timeline", max_id, since_id, offset, count, *_STATUS_KEY_PARTS))
     else:
         page_keys += [keys.PULLED_AUTHORS, keys.following(merged)]
-        reply = _script("read_page")(keys=page_keys, args=["merged", *args, pulled_template(), merge_cap])
+        args = ("merged", max_id, since_id, offset, count, *_STATUS_KEY_PARTS, pulled_template(), merge_cap)
+        reply = _run("read_page", page_keys, args)
     return None if reply is None else _parse(reply, viewer)
 
 
@@ -136,81 +136,77 @@ def read_ids(ids: Sequence[int], *, viewer: int | None) -> PageRead:
         return PageRead([], [], Relations({}, frozenset(), frozenset(), frozenset()))
     if is_cluster():
         return _read_in_pipelines(list(ids), viewer)
-    reply = _script("read_page")(
-        keys=[
-            keys.status(ids[0]),
-            keys.status(ids[0]),
-            keys.SUSPENDED_USERS,
-            keys.LIMITED_USERS,
-            *_viewer_keys(viewer),
-        ],
-        args=["ids", 0, 0, 0, 0, _status_key_template(), *ids],
-    )
+    first = keys.status(ids[0])
+    page_keys = [first, first, keys.SUSPENDED_USERS, keys.LIMITED_USERS, *_viewer_keys(viewer)]
+    reply = _run("read_page", page_keys, ("ids", 0, 0, 0, 0, *_STATUS_KEY_PARTS, *ids))
     return _parse(reply, viewer)
 
 
 def _parse(reply: list[Any], viewer: int | None) -> PageRead:
     """``PageRead`` from ``read_page.lua``'s reply: the commands' own replies, converted here (Python does it in
-    a fraction of what the same work costs in the script, on the server every reader shares)."""
+    a fraction of what the same work costs in the script, on the server every reader shares). Every status of
+    every page comes through here: the entries are made as plain tuples are (``_new``) and the numbers converted
+    inline."""
     ids, statuses, originals, liked, reposted, bookmarked, authors, suspended, limited, *relations = reply
-    # An empty reply stands for a set that does not exist: no member of it.
-    nones = [None] * len(statuses)
-    liked, reposted, bookmarked = liked or nones, reposted or nones, bookmarked or nones
     next_original = iter(originals or ()).__next__
     entries = []
     append = entries.append
-    for fields, is_liked, is_reposted, is_bookmarked in zip(statuses, liked, reposted, bookmarked, strict=True):
-        posted, uid, repost_of, replies, reposts, likes, reply_gone, micros, edits = fields
+    # An empty reply stands for a set that does not exist: no member of it. Most viewers have none of the three.
+    marks = zip(liked or _nones(statuses), reposted or _nones(statuses), bookmarked or _nones(statuses), strict=True)
+    for (posted, uid, repost_of, replies, reposts, likes, reply_gone, micros, edits), (is_liked, is_reposted,
+            is_bookmarked) in zip(statuses, marks, strict=True):  # fmt: skip
+        when = int(micros) / _MICROS if micros else (None if posted is None else float(posted))
+        is_liked = 0 if is_liked is None else 1
+        is_reposted = 0 if is_reposted is None else 1
+        is_bookmarked = 0 if is_bookmarked is None else 1
         if uid is None:
+            append(_new(PageEntry, (when, None, None, 0, 0, 0, 0, None, None, 0, 0, 0, 0, is_liked, is_reposted, 0, 0,
+                           is_bookmarked)))  # fmt: skip
+            continue
+        if not repost_of:
             append(
-                PageEntry(
-                    _posted(posted, micros),
-                    None, None, 0, 0, 0, 0, None, None, 0, 0, 0, 0,
-                    int(is_liked is not None), int(is_reposted is not None), 0, 0, int(is_bookmarked is not None),
-                )
+                _new(PageEntry, (
+                    when, int(uid), None,
+                    int(replies) if replies else 0, int(reposts) if reposts else 0, int(likes) if likes else 0,
+                    int(reply_gone) if reply_gone else 0,
+                    None, None, 0, 0, 0, 0,
+                    is_liked, is_reposted, int(edits) if edits else 0, 0, is_bookmarked,
+                ))
             )  # fmt: skip
             continue
-        if repost_of:
-            o_posted, o_uid, o_replies, o_reposts, o_likes, o_gone, o_micros, o_edits = next_original()
-            if o_uid is None:
-                original: tuple[Any, ...] = (_posted(o_posted, o_micros), None, 0, 0, 0, 0)
-                original_edits = 0
-            else:
-                original = (
-                    _posted(o_posted, o_micros),
-                    int(o_uid),
-                    int(o_replies) if o_replies else 0,
-                    int(o_reposts) if o_reposts else 0,
-                    int(o_likes) if o_likes else 0,
-                    int(o_gone) if o_gone else 0,
-                )
-                original_edits = int(o_edits) if o_edits else 0
-        else:
-            original, original_edits = _NO_ORIGINAL, 0
+        o_posted, o_uid, o_replies, o_reposts, o_likes, o_gone, o_micros, o_edits = next_original()
+        o_when = int(o_micros) / _MICROS if o_micros else (None if o_posted is None else float(o_posted))
         append(
-            PageEntry(
-                _posted(posted, micros),
-                int(uid),
-                int(repost_of) if repost_of else None,
-                int(replies) if replies else 0,
-                int(reposts) if reposts else 0,
-                int(likes) if likes else 0,
+            _new(PageEntry, (
+                when, int(uid), int(repost_of),
+                int(replies) if replies else 0, int(reposts) if reposts else 0, int(likes) if likes else 0,
                 int(reply_gone) if reply_gone else 0,
-                *original,
-                int(is_liked is not None),
-                int(is_reposted is not None),
-                int(edits) if edits else 0,
-                original_edits,
-                int(is_bookmarked is not None),
-            )
-        )
-    nobody = [None] * len(authors)
+                *(
+                    (o_when, None, 0, 0, 0, 0) if o_uid is None else (
+                        o_when, int(o_uid),
+                        int(o_replies) if o_replies else 0, int(o_reposts) if o_reposts else 0,
+                        int(o_likes) if o_likes else 0, int(o_gone) if o_gone else 0,
+                    )
+                ),
+                is_liked, is_reposted, int(edits) if edits else 0,
+                int(o_edits) if o_uid is not None and o_edits else 0, is_bookmarked,
+            ))
+        )  # fmt: skip
+    nobody = _nones(authors)
     rows = zip(authors, suspended or nobody, limited or nobody, *(found or nobody for found in relations), strict=True)
     return PageRead([int(status_id) for status_id in ids], entries, _relations(viewer, rows))
 
 
 _MICROS = 1_000_000
-_NO_ORIGINAL: tuple[Any, ...] = (None, None, 0, 0, 0, 0)
+
+
+# ``_new(PageEntry, values)``: a PageEntry of all its fields in order, made as a plain tuple is (its generated
+# ``__new__`` is a Python call per entry).
+_new = tuple.__new__
+
+
+def _nones(items: Sized) -> list[None]:
+    return [None] * len(items)
 
 
 def _posted(text: str | None, micros: str | None) -> float | None:

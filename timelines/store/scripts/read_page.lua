@@ -14,10 +14,11 @@
 --          following:{v}, bookmarks:{v} ZSETs
 -- KEYS[12..13] in "merged" mode: pulled:authors ZSET, and following:{owner} ZSET (merge_pulled.lua)
 -- ARGV[1]  "timeline" (read a page of KEYS[1]), "merged" (a home page with the pulled posts of the accounts
---          its owner follows merged in: hybrid fan-out, store.pulled) or "ids" (read the ids ARGV[7..])
+--          its owner follows merged in: hybrid fan-out, store.pulled) or "ids" (read the ids ARGV[8..])
 -- ARGV[2]  max_id, ARGV[3] since_id, ARGV[4] offset, ARGV[5] count (page_ids.lua; "timeline" and "merged")
--- ARGV[6]  a status key with "\0" where its id goes (keys.status)
--- ARGV[7]  "merged" mode: a pulled:{uid} key with "\0" where the uid goes; ARGV[8] how many accounts to merge
+-- ARGV[6], ARGV[7]  a status key's text before and after its id (keys.status: "status:{", "}"), apart so the
+--          script need not split a template (a pattern match costs about what two small commands cost)
+-- ARGV[8]  "merged" mode: a pulled:{uid} key with "\0" where the uid goes; ARGV[9] how many accounts to merge
 -- returns  false when the timeline is empty and its owner does not exist; else {ids, statuses, originals,
 --          liked, reposted, bookmarked, authors, suspended, limited, blocks, blocked_by, mutes, follows}:
 --          ids       {id, ...} newest first
@@ -34,32 +35,54 @@
 --                    viewer's set does not exist
 -- include: page_ids
 -- include: merge_pulled
+local viewer = #KEYS >= 11
+-- The optional sets: the viewer's likes, reposts, blocks, blocked-by, mutes and bookmarks, the site's suspended and
+-- limited accounts and, for a merged home, the registry of pulled accounts. Most reads find none of them (most
+-- viewers have none, most sites no moderated account, no account above the pull threshold): one EXISTS of all of
+-- them answers for those, and only when some exists is each asked on its own.
+local optional = false
 local ids
-if ARGV[1] == 'timeline' then
-  ids = page_ids(KEYS[1], KEYS[2], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]))
-  if not ids then
-    return false
-  end
-elseif ARGV[1] == 'merged' then
-  -- The first offset + count of the home and of each merged account, merged, then the page cut out of them.
-  local offset, count = tonumber(ARGV[4]), tonumber(ARGV[5])
-  local home = page_ids(KEYS[1], KEYS[2], tonumber(ARGV[2]), tonumber(ARGV[3]), 0, offset + count)
-  if not home then
-    return false
-  end
-  local merged = merge_pulled(home, KEYS[12], KEYS[13], ARGV[7], ARGV[2], ARGV[3], offset + count, tonumber(ARGV[8]))
+if ARGV[1] == 'ids' then
   ids = {}
-  for i = offset + 1, math.min(offset + count, #merged) do
-    ids[#ids + 1] = merged[i]
-  end
-else
-  ids = {}
-  for i = 7, #ARGV do
+  for i = 8, #ARGV do
     ids[#ids + 1] = ARGV[i]
   end
+else
+  local offset, count = tonumber(ARGV[4]), tonumber(ARGV[5])
+  if ARGV[1] == 'merged' then
+    optional = redis.call('EXISTS', KEYS[12], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11], KEYS[3],
+      KEYS[4]) > 0
+  end
+  if optional then
+    -- The first offset + count of the home and of each merged account, merged, then the page cut out of them.
+    local home = page_ids(KEYS[1], KEYS[2], tonumber(ARGV[2]), tonumber(ARGV[3]), 0, offset + count)
+    if not home then
+      return false
+    end
+    local merged = merge_pulled(home, KEYS[12], KEYS[13], ARGV[8], ARGV[2], ARGV[3], offset + count,
+      tonumber(ARGV[9]))
+    ids = {}
+    for i = offset + 1, math.min(offset + count, #merged) do
+      ids[#ids + 1] = merged[i]
+    end
+  else
+    ids = page_ids(KEYS[1], KEYS[2], tonumber(ARGV[2]), tonumber(ARGV[3]), offset, count)
+    if not ids then
+      return false
+    end
+  end
 end
-local prefix, suffix = string.match(ARGV[6], '^(.*)%z(.*)$')
-local viewer = #KEYS >= 11
+if #ids == 0 then
+  return { ids, {}, false, false, false, false, {}, false, false, false, false, false, false }
+end
+if ARGV[1] ~= 'merged' then
+  if viewer then
+    optional = redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11], KEYS[3], KEYS[4]) > 0
+  else
+    optional = redis.call('EXISTS', KEYS[3], KEYS[4]) > 0
+  end
+end
+local prefix, suffix = ARGV[6], ARGV[7]
 
 local statuses, originals, shown, authors, seen = {}, {}, {}, {}, {}
 for i, id in ipairs(ids) do
@@ -85,31 +108,21 @@ for i, id in ipairs(ids) do
   end
 end
 
--- A reply per set that exists. Most viewers have no likes, reposts, bookmarks, blocks or mutes and most sites no
--- suspended or limited accounts: one EXISTS of all of them answers for those, instead of a reply per status or
--- author from each set. A set that answers nothing is false, not an empty table: each table costs the reply a
--- conversion of its own.
+-- A reply per set that exists. A set that answers nothing is false, not an empty table: each table costs the
+-- reply a conversion of its own.
 local empty = false
 local function each(command, key, members)
-  if #members == 0 or redis.call('EXISTS', key) == 0 then
+  if redis.call('EXISTS', key) == 0 then
     return empty
   end
   return redis.call(command, key, unpack(members))
 end
 local liked, reposted, bookmarked = empty, empty, empty
 local blocks, blocked_by, mutes, follows = empty, empty, empty, empty
-local mine, sites = false, #authors > 0
-if viewer then
-  if sites then
-    -- The viewer's sets and the site's in one EXISTS; only when any exists, which of them.
-    if redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11], KEYS[3], KEYS[4]) == 0 then
-      sites = false
-    else
-      mine = redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11]) > 0
-    end
-  else
-    mine = redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11]) > 0
-  end
+local mine, sites = false, false
+if optional then
+  sites = #authors > 0 and redis.call('EXISTS', KEYS[3], KEYS[4]) > 0
+  mine = viewer and redis.call('EXISTS', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[11]) > 0
 end
 if mine then
   liked = each('ZMSCORE', KEYS[5], shown)
@@ -118,7 +131,7 @@ if mine then
 end
 
 local suspended, limited = empty, empty
-if sites and redis.call('EXISTS', KEYS[3], KEYS[4]) > 0 then
+if sites then
   suspended, limited = each('SMISMEMBER', KEYS[3], authors), each('SMISMEMBER', KEYS[4], authors)
 end
 if viewer and #authors > 0 then
