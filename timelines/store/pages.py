@@ -143,25 +143,29 @@ def read_ids(ids: Sequence[int], *, viewer: int | None) -> PageRead:
 
 
 def _parse(reply: list[Any], viewer: int | None) -> PageRead:
-    """``PageRead`` from ``read_page.lua``'s reply: the commands' own replies, converted here (Python does it in
-    a fraction of what the same work costs in the script, on the server every reader shares). Every status of
-    every page comes through here: the entries are made as plain tuples are (``_new``) and the numbers converted
-    inline."""
-    ids, statuses, originals, liked, reposted, bookmarked, authors, suspended, limited, *relations = reply
+    """``PageRead`` from ``read_page.lua``'s reply: each status as one text of its fields, converted here (Python
+    does it in a fraction of what the same work costs in the script, on the server every reader shares). Every
+    status of every page comes through here: the entries are made as plain tuples are (``_new``) and the numbers
+    converted inline."""
+    rows, originals, liked, reposted, bookmarked, authors, suspended, limited, blocks, blocked_by, mutes, follows = (
+        reply
+    )
     next_original = iter(originals or ()).__next__
+    ids = []
     entries = []
     append = entries.append
     # An empty reply stands for a set that does not exist: no member of it. Most viewers have none of the three.
-    marks = zip(liked or _nones(statuses), reposted or _nones(statuses), bookmarked or _nones(statuses), strict=True)
-    for (posted, uid, repost_of, replies, reposts, likes, reply_gone, micros, edits), (is_liked, is_reposted,
-            is_bookmarked) in zip(statuses, marks, strict=True):  # fmt: skip
-        when = int(micros) / _MICROS if micros else (None if posted is None else float(posted))
+    marks = zip(liked or _nones(rows), reposted or _nones(rows), bookmarked or _nones(rows), strict=True)
+    for row, (is_liked, is_reposted, is_bookmarked) in zip(rows, marks, strict=True):
+        status_id, micros, uid, repost_of, replies, reposts, likes, reply_gone, edits, posted = row.split(" ", 9)
+        ids.append(int(status_id))
+        when = int(micros) / _MICROS if micros else (float(posted) if posted else None)
         is_liked = 0 if is_liked is None else 1
         is_reposted = 0 if is_reposted is None else 1
         is_bookmarked = 0 if is_bookmarked is None else 1
-        if uid is None:
-            append(_new(PageEntry, (when, None, None, 0, 0, 0, 0, None, None, 0, 0, 0, 0, is_liked, is_reposted, 0, 0,
-                           is_bookmarked)))  # fmt: skip
+        if not uid:
+            append(_new(PageEntry, (when, None, None, 0, 0, 0, 0, None, None, 0, 0, 0, 0, is_liked, is_reposted,
+                                    0, 0, is_bookmarked)))  # fmt: skip
             continue
         if not repost_of:
             append(
@@ -174,27 +178,29 @@ def _parse(reply: list[Any], viewer: int | None) -> PageRead:
                 ))
             )  # fmt: skip
             continue
-        o_posted, o_uid, o_replies, o_reposts, o_likes, o_gone, o_micros, o_edits = next_original()
-        o_when = int(o_micros) / _MICROS if o_micros else (None if o_posted is None else float(o_posted))
+        o_micros, o_uid, o_replies, o_reposts, o_likes, o_gone, o_edits, o_posted = next_original().split(" ", 7)
+        o_when = int(o_micros) / _MICROS if o_micros else (float(o_posted) if o_posted else None)
         append(
             _new(PageEntry, (
                 when, int(uid), int(repost_of),
                 int(replies) if replies else 0, int(reposts) if reposts else 0, int(likes) if likes else 0,
                 int(reply_gone) if reply_gone else 0,
                 *(
-                    (o_when, None, 0, 0, 0, 0) if o_uid is None else (
-                        o_when, int(o_uid),
-                        int(o_replies) if o_replies else 0, int(o_reposts) if o_reposts else 0,
-                        int(o_likes) if o_likes else 0, int(o_gone) if o_gone else 0,
-                    )
+                    (o_when, int(o_uid),
+                     int(o_replies) if o_replies else 0, int(o_reposts) if o_reposts else 0,
+                     int(o_likes) if o_likes else 0, int(o_gone) if o_gone else 0)
+                    if o_uid else (o_when, None, 0, 0, 0, 0)
                 ),
                 is_liked, is_reposted, int(edits) if edits else 0,
-                int(o_edits) if o_uid is not None and o_edits else 0, is_bookmarked,
+                int(o_edits) if o_uid and o_edits else 0, is_bookmarked,
             ))
         )  # fmt: skip
-    nobody = _nones(authors)
-    rows = zip(authors, suspended or nobody, limited or nobody, *(found or nobody for found in relations), strict=True)
-    return PageRead([int(status_id) for status_id in ids], entries, _relations(viewer, rows))
+    uids = authors.split()
+    nobody = _nones(uids)
+    following = [flag == "1" for flag in follows] if follows else nobody
+    found = (blocks or nobody, blocked_by or nobody, mutes or nobody, following)
+    rows_of = zip(uids, suspended or nobody, limited or nobody, *found, strict=True)
+    return PageRead(ids, entries, _relations(viewer, rows_of))
 
 
 _MICROS = 1_000_000

@@ -4,7 +4,10 @@
 -- the page's authors. It reads status hashes named by the timeline's members, so it is never sent to a
 -- Redis Cluster (store.pages reads the same there in a few pipelines).
 -- Lua is the slowest part of a page on the server (each instruction costs about what a C command spends on a
--- small key), so the script hands back the commands' own replies and leaves every conversion to the reader.
+-- small key), so the script leaves every conversion to the reader. What costs most is the number of values
+-- crossing over: each one a status hash's HMGET hands to Lua is converted again into the reply, and parsed
+-- again by the client. So each status travels as one text of its fields (Lua joins them in one step), and the
+-- authors and whom the viewer follows as one text each.
 -- KEYS[1]  the timeline ZSET (home:{uid}, profile:{uid}, list:statuses:{id}, tag timeline), or any key in
 --          "ids" mode
 -- KEYS[2]  its owner's hash, only checked for existence when the timeline is empty
@@ -19,20 +22,21 @@
 -- ARGV[6], ARGV[7]  a status key's text before and after its id (keys.status: "status:{", "}"), apart so the
 --          script need not split a template (a pattern match costs about what two small commands cost)
 -- ARGV[8]  "merged" mode: a pulled:{uid} key with "\0" where the uid goes; ARGV[9] how many accounts to merge
--- returns  false when the timeline is empty and its owner does not exist; else {ids, statuses, originals,
---          liked, reposted, bookmarked, authors, suspended, limited, blocks, blocked_by, mutes, follows}:
---          ids       {id, ...} newest first
---          statuses  per id, HMGET of posted, uid, repost_of, reply_count, repost_count, like_count,
---                    in_reply_to_deleted, P, edits (uid false: deleted)
---          originals per id that is a repost of a status that exists, in order: HMGET of the original's posted,
---                    uid, reply_count, repost_count, like_count, in_reply_to_deleted, P, edits (false: none)
+-- returns  false when the timeline is empty and its owner does not exist; else {rows, originals, liked,
+--          reposted, bookmarked, authors, suspended, limited, blocks, blocked_by, mutes, follows}:
+--          rows      per id, newest first, the text "<id> <P> <uid> <repost_of> <reply_count> <repost_count>
+--                    <like_count> <in_reply_to_deleted> <edits> <posted>", each field empty when the hash has
+--                    none (uid empty: deleted; posted, the older layout's, last)
+--          originals per id that is a repost of a status that exists, in order: "<P> <uid> <reply_count>
+--                    <repost_count> <like_count> <in_reply_to_deleted> <edits> <posted>" of the original (false:
+--                    none)
 --          liked, reposted, bookmarked: ZMSCORE / HMGET replies for the status each id shows (the original,
 --                    for a repost); false without a viewer or when the viewer's set does not exist
---          authors   the distinct uids of the statuses and originals shown; suspended, limited: SMISMEMBER of
---                    them, false when the set does not exist
---          blocks, blocked_by, mutes, follows: per author, a score (or 1) when the viewer blocks them, is
---                    blocked by them, mutes them, follows them (else false); false without a viewer or when the
---                    viewer's set does not exist
+--          authors   the distinct uids of the statuses and originals shown, separated by spaces; suspended,
+--                    limited: SMISMEMBER of them, false when the set does not exist
+--          blocks, blocked_by, mutes: per author, a score when the viewer blocks them, is blocked by them, mutes
+--                    them (else false); false without a viewer or when the viewer's set does not exist
+--          follows   per author, "1" when the viewer follows them, else "0", in one text; false without a viewer
 -- include: page_ids
 -- include: merge_pulled
 local viewer = #KEYS >= 11
@@ -73,7 +77,7 @@ else
   end
 end
 if #ids == 0 then
-  return { ids, {}, false, false, false, false, {}, false, false, false, false, false, false }
+  return { ids, false, false, false, false, '', false, false, false, false, false, false }
 end
 if ARGV[1] ~= 'merged' then
   if viewer then
@@ -84,19 +88,23 @@ if ARGV[1] ~= 'merged' then
 end
 local prefix, suffix = ARGV[6], ARGV[7]
 
-local statuses, originals, shown, authors, seen = {}, {}, {}, {}, {}
+local rows, originals, shown, authors, seen = {}, {}, {}, {}, {}
 for i, id in ipairs(ids) do
-  local status = redis.call('HMGET', prefix .. id .. suffix, 'posted', 'uid', 'repost_of', 'reply_count',
-    'repost_count', 'like_count', 'in_reply_to_deleted', 'P', 'edits')
-  statuses[i] = status
+  local status = redis.call('HMGET', prefix .. id .. suffix, 'P', 'uid', 'repost_of', 'reply_count',
+    'repost_count', 'like_count', 'in_reply_to_deleted', 'edits', 'posted')
   local uid, original_id = status[2], status[3]
+  rows[i] = id .. ' ' .. (status[1] or '') .. ' ' .. (uid or '') .. ' ' .. (original_id or '') .. ' ' ..
+    (status[4] or '') .. ' ' .. (status[5] or '') .. ' ' .. (status[6] or '') .. ' ' .. (status[7] or '') .. ' ' ..
+    (status[8] or '') .. ' ' .. (status[9] or '')
   shown[i] = id
   if uid and original_id then
-    local original = redis.call('HMGET', prefix .. original_id .. suffix, 'posted', 'uid', 'reply_count',
-      'repost_count', 'like_count', 'in_reply_to_deleted', 'P', 'edits')
-    originals[#originals + 1] = original
-    shown[i] = original_id
+    local original = redis.call('HMGET', prefix .. original_id .. suffix, 'P', 'uid', 'reply_count',
+      'repost_count', 'like_count', 'in_reply_to_deleted', 'edits', 'posted')
     local by = original[2]
+    originals[#originals + 1] = (original[1] or '') .. ' ' .. (by or '') .. ' ' .. (original[3] or '') .. ' ' ..
+      (original[4] or '') .. ' ' .. (original[5] or '') .. ' ' .. (original[6] or '') .. ' ' ..
+      (original[7] or '') .. ' ' .. (original[8] or '')
+    shown[i] = original_id
     if by and not seen[by] then
       seen[by] = true
       authors[#authors + 1] = by
@@ -144,21 +152,24 @@ if viewer and #authors > 0 then
   -- Redis keeps a following set of up to 128 accounts (zset-max-ziplist-entries) compact, and each ZSCORE
   -- then scans it whole: for more than a few authors, reading it once and looking them up in a table costs a
   -- fraction of that.
+  local flags = {}
   if following > 0 and following <= 128 then
     local followed = {}
     for _, uid in ipairs(redis.call('ZRANGE', KEYS[10], 0, -1)) do
-      followed[uid] = 1
+      followed[uid] = '1'
     end
-    follows = {}
     for j, uid in ipairs(authors) do
-      follows[j] = followed[uid] or false
+      flags[j] = followed[uid] or '0'
     end
   else
-    follows = redis.call('ZMSCORE', KEYS[10], unpack(authors))
+    for j, score in ipairs(redis.call('ZMSCORE', KEYS[10], unpack(authors))) do
+      flags[j] = score and '1' or '0'
+    end
   end
+  follows = table.concat(flags)
 end
 if #originals == 0 then
   originals = false
 end
-return { ids, statuses, originals, liked, reposted, bookmarked, authors, suspended, limited, blocks, blocked_by,
-  mutes, follows }
+return { rows, originals, liked, reposted, bookmarked, table.concat(authors, ' '), suspended, limited, blocks,
+  blocked_by, mutes, follows }
