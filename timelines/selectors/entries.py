@@ -33,10 +33,10 @@ def entries_of(read: PageRead, *, viewer: int | None, context: str = policy.FEED
     # Every status of every page comes through here: the rows are unpacked whole (one C step), not read by name.
     wanted: dict[int, tuple[int, float | None, tuple[int, int, int], bool, int]] = {}
     for status_id, row in zip(read.ids, read.entries, strict=True):
-        posted, uid, repost_of, replies, reposts, likes, reply_gone, o_posted, o_uid, *rest = row
+        (posted, uid, repost_of, replies, reposts, likes, reply_gone, o_posted, o_uid, o_replies, o_reposts, o_likes,
+         o_gone, _, _, edits, o_edits, _) = row  # fmt: skip
         if uid is None:
             continue
-        o_replies, o_reposts, o_likes, o_gone, _, _, edits, o_edits, _ = rest
         wanted[status_id] = (status_id, posted, (replies, reposts, likes), reply_gone == 1, edits)
         if o_uid is not None:
             wanted[repost_of] = (repost_of, o_posted, (o_replies, o_reposts, o_likes), o_gone == 1, o_edits)

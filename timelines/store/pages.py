@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from socialsite.redis_client import get_redis, is_cluster
@@ -155,14 +156,19 @@ def _parse(reply: list[Any], viewer: int | None) -> PageRead:
     entries = []
     append = entries.append
     # An empty reply stands for a set that does not exist: no member of it. Most viewers have none of the three.
-    marks = zip(liked or _nones(rows), reposted or _nones(rows), bookmarked or _nones(rows), strict=True)
+    if liked or reposted or bookmarked:
+        marks: Iterable[tuple[int, int, int]] = [
+            (0 if like is None else 1, 0 if repost is None else 1, 0 if bookmark is None else 1)
+            for like, repost, bookmark in zip(
+                liked or _nones(rows), reposted or _nones(rows), bookmarked or _nones(rows), strict=True
+            )
+        ]
+    else:
+        marks = repeat(_UNMARKED, len(rows))
     for row, (is_liked, is_reposted, is_bookmarked) in zip(rows, marks, strict=True):
         status_id, micros, uid, repost_of, replies, reposts, likes, reply_gone, edits, posted = row.split(" ", 9)
         ids.append(int(status_id))
         when = int(micros) / _MICROS if micros else (float(posted) if posted else None)
-        is_liked = 0 if is_liked is None else 1
-        is_reposted = 0 if is_reposted is None else 1
-        is_bookmarked = 0 if is_bookmarked is None else 1
         if not uid:
             append(_new(PageEntry, (when, None, None, 0, 0, 0, 0, None, None, 0, 0, 0, 0, is_liked, is_reposted,
                                     0, 0, is_bookmarked)))  # fmt: skip
@@ -204,6 +210,7 @@ def _parse(reply: list[Any], viewer: int | None) -> PageRead:
 
 
 _MICROS = 1_000_000
+_UNMARKED = (0, 0, 0)  # not liked, reposted nor bookmarked
 
 
 # ``_new(PageEntry, values)``: a PageEntry of all its fields in order, made as a plain tuple is (its generated

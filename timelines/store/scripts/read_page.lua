@@ -26,7 +26,7 @@
 --          reposted, bookmarked, authors, suspended, limited, blocks, blocked_by, mutes, follows}:
 --          rows      per id, newest first, the text "<id> <P> <uid> <repost_of> <reply_count> <repost_count>
 --                    <like_count> <in_reply_to_deleted> <edits> <posted>", each field empty when the hash has
---                    none (uid empty: deleted; posted, the older layout's, last)
+--                    none (uid empty: deleted; posted, the older layout's, last, read only without P)
 --          originals per id that is a repost of a status that exists, in order: "<P> <uid> <reply_count>
 --                    <repost_count> <like_count> <in_reply_to_deleted> <edits> <posted>" of the original (false:
 --                    none)
@@ -90,20 +90,32 @@ local prefix, suffix = ARGV[6], ARGV[7]
 
 local rows, originals, shown, authors, seen = {}, {}, {}, {}, {}
 for i, id in ipairs(ids) do
-  local status = redis.call('HMGET', prefix .. id .. suffix, 'P', 'uid', 'repost_of', 'reply_count',
-    'repost_count', 'like_count', 'in_reply_to_deleted', 'edits', 'posted')
+  local key = prefix .. id .. suffix
+  local status = redis.call('HMGET', key, 'P', 'uid', 'repost_of', 'reply_count', 'repost_count', 'like_count',
+    'in_reply_to_deleted', 'edits')
   local uid, original_id = status[2], status[3]
+  -- A field a hash lacks costs HMGET a scan of the whole hash: the older layout's "posted" is asked for only
+  -- when "P" is missing (store.status_hash).
+  local posted = ''
+  if uid and not status[1] then
+    posted = redis.call('HGET', key, 'posted') or ''
+  end
   rows[i] = id .. ' ' .. (status[1] or '') .. ' ' .. (uid or '') .. ' ' .. (original_id or '') .. ' ' ..
     (status[4] or '') .. ' ' .. (status[5] or '') .. ' ' .. (status[6] or '') .. ' ' .. (status[7] or '') .. ' ' ..
-    (status[8] or '') .. ' ' .. (status[9] or '')
+    (status[8] or '') .. ' ' .. posted
   shown[i] = id
   if uid and original_id then
-    local original = redis.call('HMGET', prefix .. original_id .. suffix, 'P', 'uid', 'reply_count',
-      'repost_count', 'like_count', 'in_reply_to_deleted', 'edits', 'posted')
+    local original_key = prefix .. original_id .. suffix
+    local original = redis.call('HMGET', original_key, 'P', 'uid', 'reply_count', 'repost_count', 'like_count',
+      'in_reply_to_deleted', 'edits')
     local by = original[2]
+    local original_posted = ''
+    if by and not original[1] then
+      original_posted = redis.call('HGET', original_key, 'posted') or ''
+    end
     originals[#originals + 1] = (original[1] or '') .. ' ' .. (by or '') .. ' ' .. (original[3] or '') .. ' ' ..
       (original[4] or '') .. ' ' .. (original[5] or '') .. ' ' .. (original[6] or '') .. ' ' ..
-      (original[7] or '') .. ' ' .. (original[8] or '')
+      (original[7] or '') .. ' ' .. original_posted
     shown[i] = original_id
     if by and not seen[by] then
       seen[by] = true
