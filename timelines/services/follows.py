@@ -131,7 +131,8 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     followee's statuses posted since the oldest entry of that home, not only their latest 1,000. If the home
     held any, a refill from the people still followed is queued and this returns at once. One round trip on
     one server (``store.unfollows``, which also tells whether the followee is another server's account, and
-    publishes the event), then the refill's enqueue when one is needed. Raises ``CannotFollowSelf`` or
+    publishes the event), then the refill's enqueue when one is needed, and for a follower on another server
+    federation's own removal (``hooks.follower_removed``). Raises ``CannotFollowSelf`` or
     ``UnknownUser``.
     """
     if uid == other_uid:
@@ -146,11 +147,12 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
         raise exceptions.UnknownUser()
     if unfollowed.refill_run is not None:
         queue.enqueue_refill(uid=uid, run=unfollowed.refill_run, cursor=None)
-    # The removal answers whether the followee's profile has a domain (on one server): a local account costs no
-    # federation check.
+    # The removal answers whether each profile has a domain (on one server): a local account costs no federation
+    # check, and a local follower is in no index of remote followers (``follower_removed`` would be a round trip
+    # that changes nothing).
     if unfollowed.removed and unfollowed.has_domain is not False and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
-    if unfollowed.removed:
+    if unfollowed.removed and unfollowed.follower_has_domain is not False:
         hooks.follower_removed(uid=other_uid, follower=uid)
     if unfollowed.removed and not unfollowed.published:
         publish(events.relations_changed(uid=uid, other=other_uid))
