@@ -32,10 +32,16 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     """
     if uid == other_uid:
         raise exceptions.CannotFollowSelf()
-    # Both users' hashes (their existence, the followee's domain) come with the relations, in one round trip,
-    # read both ways: the follow's checks and copy need the follower's side, its notification the followee's.
-    hashes: dict[int, dict[str, str]] = {}
-    relations = store.privacy.relations([uid, other_uid], [other_uid, uid], hashes=hashes)
+    now = time.time()
+    # On one server the read and, when nothing read stands in its way, the follow itself are one script: both
+    # users' hashes (their existence, the followee's domain) and the relations both ways (the follow's checks and
+    # copy need the follower's side, its notification the followee's). On a cluster the read is its own round trip.
+    pair = store.follow_pairs.follow_if_open(uid, other_uid, now, take_id=True)
+    if pair is None:
+        hashes: dict[int, dict[str, str]] = {}
+        relations = store.privacy.relations([uid, other_uid], [other_uid, uid], hashes=hashes)
+    else:
+        hashes, relations = pair.hashes, pair.relations
     if not hashes[uid] or not hashes[other_uid]:
         raise exceptions.UnknownUser()
     followee = hashes[other_uid]
@@ -52,6 +58,8 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     if not following and "private" in relations.flags.get(other_uid, frozenset()):
         request_follow(uid=uid, other_uid=other_uid)
         return REQUESTED
+    if pair is not None and pair.follow is not None:
+        return _after_follow(uid=uid, other_uid=other_uid, now=now, relations=relations, follow=pair.follow)
     return make_follow(uid=uid, other_uid=other_uid, relations=relations)
 
 
@@ -81,29 +89,82 @@ def make_follow(
     if added < 0 or theirs < 0:
         raise exceptions.UnknownUser()
     if added:
-        # The notification (its feed script publishes its event), the events and the day's activity go last, in one
-        # round trip.
         with store.batch.pipeline() as pipe:
             if prepared is None:
                 copy_author(author=other_uid, uid=uid, relations=followed, pipe=pipe)
             else:
                 finish_follow_copy(author=other_uid, uid=uid, prepared=prepared, reply=follow.copied, pipe=pipe)
-            if notify_followee:
-                notify(
-                    recipients=[other_uid],
-                    kind=FOLLOW,
-                    actor=uid,
-                    pipe=pipe,
-                    relations=followed,
-                    notification_ids=() if follow.notification_id is None else (follow.notification_id,),
-                )
-            record_active(uid=uid, when=now, pipe=pipe)
-            # The follower's open live pages read their timelines again: what a reload shows may have changed.
-            publish(events.relations_changed(uid=uid, other=other_uid), pipe=pipe)
-            errors = store.batch.execute(pipe)
-        if errors:
-            logger.warning("A follow's events or activity count failed: %s", errors[0])
+            _last_batch(
+                uid=uid,
+                other_uid=other_uid,
+                now=now,
+                followed=followed,
+                notify_followee=notify_followee,
+                notification_id=follow.notification_id,
+                pipe=pipe,
+            )
     return bool(added)
+
+
+def _after_follow(
+    *, uid: int, other_uid: int, now: float, relations: store.privacy.Relations, follow: store.graph.Follow
+) -> bool:
+    """The rest of a follow that ``store.follow_pairs.follow_if_open`` made (one server): the copy of the
+    followee's posts goes in the last batch, first (it copies only for this very follow, and publishes the home's
+    reset event itself), then the notification, the activity and the event. One round trip, plus one when the
+    copy leaves statuses for the policy to judge one by one."""
+    if not follow.added:
+        return False
+    followed = store.privacy.Relations(
+        relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
+    )
+    prepared = prepare_follow_copy(author=other_uid, uid=uid, score=now, relations=followed, publishes=True)
+    assert prepared is not None  # one server
+    with store.batch.pipeline() as pipe:
+        # Not a single-slot script: this path runs on one server only.
+        position = pipe.script(*prepared.call)
+        _last_batch(
+            uid=uid,
+            other_uid=other_uid,
+            now=now,
+            followed=followed,
+            notify_followee=True,
+            notification_id=follow.notification_id,
+            pipe=pipe,
+        )
+    if position is not None and not isinstance(pipe.replies[position], Exception):
+        finish_follow_copy(author=other_uid, uid=uid, prepared=prepared, reply=pipe.replies[position])
+    return True
+
+
+def _last_batch(
+    *,
+    uid: int,
+    other_uid: int,
+    now: float,
+    followed: store.privacy.Relations | None,
+    notify_followee: bool,
+    notification_id: int | None,
+    pipe: store.batch.Batch,
+) -> None:
+    """A new follow's notification (its feed script publishes its event; ``notification_id``: the id taken with
+    the follow, if any), the day's activity and the event, on ``pipe``, which this runs: one round trip with
+    whatever the caller queued before."""
+    if notify_followee:
+        notify(
+            recipients=[other_uid],
+            kind=FOLLOW,
+            actor=uid,
+            pipe=pipe,
+            relations=followed,
+            notification_ids=() if notification_id is None else (notification_id,),
+        )
+    record_active(uid=uid, when=now, pipe=pipe)
+    # The follower's open live pages read their timelines again: what a reload shows may have changed.
+    publish(events.relations_changed(uid=uid, other=other_uid), pipe=pipe)
+    errors = store.batch.execute(pipe)
+    if errors:
+        logger.warning("A follow's events or activity count failed: %s", errors[0])
 
 
 def request_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bool:
