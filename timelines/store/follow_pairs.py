@@ -18,10 +18,14 @@ from timelines.store.graph import Follow
 from timelines.store.lua import script as _script
 from timelines.store.privacy import FLAGS, Relations
 
+# What the follow reads of each user's hash: the policy's flags, and the domain of another server's account.
+FIELDS = (*FLAGS, "domain")
+
 
 @dataclass(frozen=True, slots=True)
 class PairFollow:
-    """What ``follow_if_open`` read and did: each user's whole hash (empty for a missing user), the relations
+    """What ``follow_if_open`` read and did: each user's account flags and domain as stored (``FIELDS``), with
+    ``id`` so that an existing user's dict is never empty (an empty dict: a missing user), the relations
     between the two as ``privacy.relations([uid, other], [other, uid])`` reads them (before the follow), and the
     follow when it was written (None: nothing written)."""
 
@@ -50,8 +54,8 @@ def follow_if_open(uid: int, other_uid: int, score: float, *, take_id: bool = Fa
     ]
     if take_id:
         call_keys.append(keys.NOTIFICATION_ID_COUNTER)
-    reply = _script("follow_pair")(keys=call_keys, args=[uid, other_uid, repr(score)])
-    mine, theirs = _as_dict(reply[0]), _as_dict(reply[1])
+    reply = _script("follow_pair")(keys=call_keys, args=[uid, other_uid, repr(score), *FIELDS])
+    mine, theirs = _as_dict(reply[0], uid), _as_dict(reply[1], other_uid)
     blocked, mine_mutes, theirs_mutes, mine_follows, theirs_follows, written = (int(value) for value in reply[2:8])
     relations = Relations(
         flags={
@@ -72,5 +76,8 @@ def follow_if_open(uid: int, other_uid: int, score: float, *, take_id: bool = Fa
     return PairFollow({uid: mine, other_uid: theirs}, relations, follow)
 
 
-def _as_dict(flat: list[str]) -> dict[str, str]:
-    return dict(zip(flat[::2], flat[1::2], strict=True))
+def _as_dict(values: list[str | None] | int, uid: int) -> dict[str, str]:
+    """The fields read (and ``id``) of an existing user; empty for a missing one (the script's 0)."""
+    if not isinstance(values, list):
+        return {}
+    return {"id": str(uid), **{name: value for name, value in zip(FIELDS, values, strict=True) if value is not None}}

@@ -1,5 +1,5 @@
--- A follow on one server, read and made in one step when nothing stands in its way: both users' hashes and the
--- relations between the two both ways (what store.privacy.relations reads for a follow), then, when both users
+-- A follow on one server, read and made in one step when nothing stands in its way: both users' account flags
+-- and domains, and the relations between the two both ways (what store.privacy.relations reads for a follow), then, when both users
 -- exist, neither blocks the other, and the follower already follows or the followee is neither private nor
 -- another server's account (its hash has no "private", no "domain"), both sides of the graph as graph_add.lua
 -- writes them, and the follow's notification id. Otherwise nothing is written and the caller decides from what
@@ -18,13 +18,21 @@
 -- ARGV[1]  x, the follower's uid
 -- ARGV[2]  y, the followee's uid
 -- ARGV[3]  score (time of following); an existing member keeps its original time
--- returns  {user:{x} as HGETALL gives it, user:{y} likewise, 1 if either blocks the other, 1 if x mutes y,
+-- ARGV[4..]  the fields of user:{x} and user:{y} to read (HMGET; the account flags and "domain")
+-- returns  {user:{x}'s fields as HMGET gives them, or 0 when it does not exist, user:{y}'s likewise, 1 if either
+--           blocks the other, 1 if x mutes y,
 --           1 if y mutes x, 1 if x follows y, 1 if y follows x (all read before any write), 1 if the follow
 --           was written, graph_add's reply for x's side, for y's side (1 added, 0 already), the notification id
 --           taken (0: none)}
-local mine = redis.call('HGETALL', KEYS[1])
-local theirs = redis.call('HGETALL', KEYS[2])
-if #mine == 0 or #theirs == 0 then
+local names = {unpack(ARGV, 4)}
+local mine, theirs = 0, 0
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  mine = redis.call('HMGET', KEYS[1], unpack(names))
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  theirs = redis.call('HMGET', KEYS[2], unpack(names))
+end
+if mine == 0 or theirs == 0 then
   return {mine, theirs, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 end
 local function holds(key, member)
@@ -42,9 +50,8 @@ if blocked == 1 then
   return reply
 end
 if reply[6] == 0 then
-  for index = 1, #theirs, 2 do
-    local field = theirs[index]
-    if (field == 'private' or field == 'domain') and theirs[index + 1] ~= '' then
+  for index, name in ipairs(names) do
+    if (name == 'private' or name == 'domain') and theirs[index] and theirs[index] ~= '' then
       return reply
     end
   end
