@@ -59,7 +59,14 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
         request_follow(uid=uid, other_uid=other_uid)
         return REQUESTED
     if pair is not None and pair.follow is not None:
-        return _after_follow(uid=uid, other_uid=other_uid, now=now, relations=relations, follow=pair.follow)
+        return _after_follow(
+            uid=uid,
+            other_uid=other_uid,
+            now=now,
+            relations=relations,
+            follow=pair.follow,
+            copy=pair.followee_statuses > 0,
+        )
     return make_follow(uid=uid, other_uid=other_uid, relations=relations)
 
 
@@ -107,22 +114,31 @@ def make_follow(
 
 
 def _after_follow(
-    *, uid: int, other_uid: int, now: float, relations: store.privacy.Relations, follow: store.graph.Follow
+    *,
+    uid: int,
+    other_uid: int,
+    now: float,
+    relations: store.privacy.Relations,
+    follow: store.graph.Follow,
+    copy: bool,
 ) -> bool:
     """The rest of a follow that ``store.follow_pairs.follow_if_open`` made (one server): the copy of the
-    followee's posts goes in the last batch, first (it copies only for this very follow, and publishes the home's
-    reset event itself), then the notification, the activity and the event. One round trip, plus one when the
-    copy leaves statuses for the policy to judge one by one."""
+    followee's posts (``copy``: it has any) goes in the last batch, first (it copies only for this very follow,
+    and publishes the home's reset event itself), then the notification, the activity and the event. One round
+    trip, plus one when the copy leaves statuses for the policy to judge one by one."""
     if not follow.added:
         return False
     followed = store.privacy.Relations(
         relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
     )
-    prepared = prepare_follow_copy(author=other_uid, uid=uid, score=now, relations=followed, publishes=True)
-    assert prepared is not None  # one server
+    prepared = None
+    if copy:
+        prepared = prepare_follow_copy(author=other_uid, uid=uid, score=now, relations=followed, publishes=True)
+    position = None
     with store.batch.pipeline() as pipe:
-        # Not a single-slot script: this path runs on one server only.
-        position = pipe.script(*prepared.call)
+        if prepared is not None:
+            # Not a single-slot script: this path runs on one server only.
+            position = pipe.script(*prepared.call)
         _last_batch(
             uid=uid,
             other_uid=other_uid,
@@ -132,7 +148,7 @@ def _after_follow(
             notification_id=follow.notification_id,
             pipe=pipe,
         )
-    if position is not None and not isinstance(pipe.replies[position], Exception):
+    if prepared is not None and position is not None and not isinstance(pipe.replies[position], Exception):
         finish_follow_copy(author=other_uid, uid=uid, prepared=prepared, reply=pipe.replies[position])
     return True
 

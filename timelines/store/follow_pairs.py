@@ -27,11 +27,13 @@ class PairFollow:
     """What ``follow_if_open`` read and did: each user's account flags and domain as stored (``FIELDS``), with
     ``id`` so that an existing user's dict is never empty (an empty dict: a missing user), the relations
     between the two as ``privacy.relations([uid, other], [other, uid])`` reads them (before the follow), and the
-    follow when it was written (None: nothing written)."""
+    follow when it was written (None: nothing written), and then how many statuses the followee's profile held
+    (none: the follow has nothing to copy; one posted since is delivered to the new follower by its fan-out)."""
 
     hashes: dict[int, dict[str, str]]
     relations: Relations
     follow: Follow | None
+    followee_statuses: int = 0
 
 
 def follow_if_open(uid: int, other_uid: int, score: float, *, take_id: bool = False) -> PairFollow | None:
@@ -51,6 +53,7 @@ def follow_if_open(uid: int, other_uid: int, score: float, *, take_id: bool = Fa
         keys.blocks(other_uid),
         keys.muted_by(uid),
         keys.muted_by(other_uid),
+        keys.profile_timeline(other_uid),
     ]
     if take_id:
         call_keys.append(keys.NOTIFICATION_ID_COUNTER)
@@ -73,7 +76,7 @@ def follow_if_open(uid: int, other_uid: int, score: float, *, take_id: bool = Fa
     follow = None
     if written:
         follow = Follow(int(reply[8]), int(reply[9]), int(reply[10]) if take_id else None)
-    return PairFollow({uid: mine, other_uid: theirs}, relations, follow)
+    return PairFollow({uid: mine, other_uid: theirs}, relations, follow, int(reply[11]))
 
 
 def _as_dict(values: list[str | None] | int, uid: int) -> dict[str, str]:

@@ -14,7 +14,8 @@
 -- KEYS[7]  blocks:{y}        ZSET
 -- KEYS[8]  muted_by:{x}      ZSET
 -- KEYS[9]  muted_by:{y}      ZSET
--- KEYS[10] optional: notification:id: (keys.NOTIFICATION_ID_COUNTER), INCR'd when the follow is written
+-- KEYS[10] profile:{y}       ZSET, only counted: a follow of an account with no statuses has nothing to copy
+-- KEYS[11] optional: notification:id: (keys.NOTIFICATION_ID_COUNTER), INCR'd when the follow is written
 -- ARGV[1]  x, the follower's uid
 -- ARGV[2]  y, the followee's uid
 -- ARGV[3]  score (time of following); an existing member keeps its original time
@@ -23,7 +24,7 @@
 --           blocks the other, 1 if x mutes y,
 --           1 if y mutes x, 1 if x follows y, 1 if y follows x (all read before any write), 1 if the follow
 --           was written, graph_add's reply for x's side, for y's side (1 added, 0 already), the notification id
---           taken (0: none)}
+--           taken (0: none), how many statuses profile:{y} holds (0 when nothing was written)}
 local names = {unpack(ARGV, 4)}
 local mine, theirs = 0, 0
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -33,7 +34,7 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
   theirs = redis.call('HMGET', KEYS[2], unpack(names))
 end
 if mine == 0 or theirs == 0 then
-  return {mine, theirs, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+  return {mine, theirs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 end
 local function holds(key, member)
   if redis.call('ZSCORE', key, member) then
@@ -44,7 +45,7 @@ end
 local blocked = math.max(holds(KEYS[6], ARGV[2]), holds(KEYS[7], ARGV[1]))
 local reply = {
   mine, theirs, blocked, holds(KEYS[9], ARGV[1]), holds(KEYS[8], ARGV[2]), holds(KEYS[4], ARGV[1]),
-  holds(KEYS[5], ARGV[2]), 0, 0, 0, 0,
+  holds(KEYS[5], ARGV[2]), 0, 0, 0, 0, 0,
 }
 if blocked == 1 then
   return reply
@@ -61,7 +62,8 @@ redis.call('HSET', KEYS[1], 'following', redis.call('ZCARD', KEYS[3]))
 reply[10] = redis.call('ZADD', KEYS[4], 'NX', ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[2], 'followers', redis.call('ZCARD', KEYS[4]))
 reply[8] = 1
-if KEYS[10] then
-  reply[11] = redis.call('INCR', KEYS[10])
+if KEYS[11] then
+  reply[11] = redis.call('INCR', KEYS[11])
 end
+reply[12] = redis.call('ZCARD', KEYS[10])
 return reply
