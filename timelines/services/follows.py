@@ -29,13 +29,23 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     follow copies the followee's latest ``HOME_TIMELINE_SIZE`` statuses into the follower's home (trimmed),
     as far as the policy lets the follower receive them, and the followee is notified. Raises
     ``CannotFollowSelf``, ``UnknownUser`` or ``CannotFollow`` (a block stands between them).
+
+    Cost on one server: 2 round trips for a new follow (the read with the graph's writes, one script; then the
+    copy, the notification and the events), one more when the copy leaves statuses for the policy to judge one
+    by one. On a cluster: the read, the graph, the copy's own round trips, then the last batch.
     """
     if uid == other_uid:
         raise exceptions.CannotFollowSelf()
-    # Both users' hashes (their existence, the followee's domain) come with the relations, in one round trip,
-    # read both ways: the follow's checks and copy need the follower's side, its notification the followee's.
-    hashes: dict[int, dict[str, str]] = {}
-    relations = store.privacy.relations([uid, other_uid], [other_uid, uid], hashes=hashes)
+    now = time.time()
+    # On one server the read and, when nothing read stands in its way, the follow itself are one script: both
+    # users' hashes (their existence, the followee's domain) and the relations both ways (the follow's checks and
+    # copy need the follower's side, its notification the followee's). On a cluster the read is its own round trip.
+    pair = store.follow_pairs.follow_if_open(uid, other_uid, now, take_id=True)
+    if pair is None:
+        hashes: dict[int, dict[str, str]] = {}
+        relations = store.privacy.relations([uid, other_uid], [other_uid, uid], hashes=hashes)
+    else:
+        hashes, relations = pair.hashes, pair.relations
     if not hashes[uid] or not hashes[other_uid]:
         raise exceptions.UnknownUser()
     followee = hashes[other_uid]
@@ -52,6 +62,15 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     if not following and "private" in relations.flags.get(other_uid, frozenset()):
         request_follow(uid=uid, other_uid=other_uid)
         return REQUESTED
+    if pair is not None and pair.follow is not None:
+        return _after_follow(
+            uid=uid,
+            other_uid=other_uid,
+            now=now,
+            relations=relations,
+            follow=pair.follow,
+            copy=pair.followee_statuses > 0,
+        )
     return make_follow(uid=uid, other_uid=other_uid, relations=relations)
 
 
@@ -81,29 +100,91 @@ def make_follow(
     if added < 0 or theirs < 0:
         raise exceptions.UnknownUser()
     if added:
-        # The notification (its feed script publishes its event), the events and the day's activity go last, in one
-        # round trip.
         with store.batch.pipeline() as pipe:
             if prepared is None:
                 copy_author(author=other_uid, uid=uid, relations=followed, pipe=pipe)
             else:
                 finish_follow_copy(author=other_uid, uid=uid, prepared=prepared, reply=follow.copied, pipe=pipe)
-            if notify_followee:
-                notify(
-                    recipients=[other_uid],
-                    kind=FOLLOW,
-                    actor=uid,
-                    pipe=pipe,
-                    relations=followed,
-                    notification_ids=() if follow.notification_id is None else (follow.notification_id,),
-                )
-            record_active(uid=uid, when=now, pipe=pipe)
-            # The follower's open live pages read their timelines again: what a reload shows may have changed.
-            publish(events.relations_changed(uid=uid, other=other_uid), pipe=pipe)
-            errors = store.batch.execute(pipe)
-        if errors:
-            logger.warning("A follow's events or activity count failed: %s", errors[0])
+            _last_batch(
+                uid=uid,
+                other_uid=other_uid,
+                now=now,
+                followed=followed,
+                notify_followee=notify_followee,
+                notification_id=follow.notification_id,
+                pipe=pipe,
+            )
     return bool(added)
+
+
+def _after_follow(
+    *,
+    uid: int,
+    other_uid: int,
+    now: float,
+    relations: store.privacy.Relations,
+    follow: store.graph.Follow,
+    copy: bool,
+) -> bool:
+    """The rest of a follow that ``store.follow_pairs.follow_if_open`` made (one server): the copy of the
+    followee's posts (``copy``: it has any) goes in the last batch, first (it copies only for this very follow,
+    and publishes the home's reset event itself), then the notification, the activity and the event. One round
+    trip, plus one when the copy leaves statuses for the policy to judge one by one."""
+    if not follow.added:
+        return False
+    followed = store.privacy.Relations(
+        relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
+    )
+    prepared = None
+    if copy:
+        prepared = prepare_follow_copy(author=other_uid, uid=uid, score=now, relations=followed, publishes=True)
+    position = None
+    with store.batch.pipeline() as pipe:
+        if prepared is not None:
+            # Not a single-slot script: this path runs on one server only.
+            position = pipe.script(*prepared.call)
+        _last_batch(
+            uid=uid,
+            other_uid=other_uid,
+            now=now,
+            followed=followed,
+            notify_followee=True,
+            notification_id=follow.notification_id,
+            pipe=pipe,
+        )
+    if prepared is not None and position is not None and not isinstance(pipe.replies[position], Exception):
+        finish_follow_copy(author=other_uid, uid=uid, prepared=prepared, reply=pipe.replies[position])
+    return True
+
+
+def _last_batch(
+    *,
+    uid: int,
+    other_uid: int,
+    now: float,
+    followed: store.privacy.Relations | None,
+    notify_followee: bool,
+    notification_id: int | None,
+    pipe: store.batch.Batch,
+) -> None:
+    """A new follow's notification (its feed script publishes its event; ``notification_id``: the id taken with
+    the follow, if any), the day's activity and the event, on ``pipe``, which this runs: one round trip with
+    whatever the caller queued before."""
+    if notify_followee:
+        notify(
+            recipients=[other_uid],
+            kind=FOLLOW,
+            actor=uid,
+            pipe=pipe,
+            relations=followed,
+            notification_ids=() if notification_id is None else (notification_id,),
+        )
+    record_active(uid=uid, when=now, pipe=pipe)
+    # The follower's open live pages read their timelines again: what a reload shows may have changed.
+    publish(events.relations_changed(uid=uid, other=other_uid), pipe=pipe)
+    errors = store.batch.execute(pipe)
+    if errors:
+        logger.warning("A follow's events or activity count failed: %s", errors[0])
 
 
 def request_follow(*, uid: int, other_uid: int, notify_followee: bool = True) -> bool:
@@ -131,7 +212,8 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
     followee's statuses posted since the oldest entry of that home, not only their latest 1,000. If the home
     held any, a refill from the people still followed is queued and this returns at once. One round trip on
     one server (``store.unfollows``, which also tells whether the followee is another server's account, and
-    publishes the event), then the refill's enqueue when one is needed. Raises ``CannotFollowSelf`` or
+    publishes the event), then the refill's enqueue when one is needed, and for a follower on another server
+    federation's own removal (``hooks.follower_removed``). Raises ``CannotFollowSelf`` or
     ``UnknownUser``.
     """
     if uid == other_uid:
@@ -146,11 +228,12 @@ def unfollow_user(*, uid: int, other_uid: int) -> bool:
         raise exceptions.UnknownUser()
     if unfollowed.refill_run is not None:
         queue.enqueue_refill(uid=uid, run=unfollowed.refill_run, cursor=None)
-    # The removal answers whether the followee's profile has a domain (on one server): a local account costs no
-    # federation check.
+    # The removal answers whether each profile has a domain (on one server): a local account costs no federation
+    # check, and a local follower is in no index of remote followers (``follower_removed`` would be a round trip
+    # that changes nothing).
     if unfollowed.removed and unfollowed.has_domain is not False and hooks.is_remote(other_uid):
         hooks.remote_unfollowed(uid=uid, other_uid=other_uid)
-    if unfollowed.removed:
+    if unfollowed.removed and unfollowed.follower_has_domain is not False:
         hooks.follower_removed(uid=other_uid, follower=uid)
     if unfollowed.removed and not unfollowed.published:
         publish(events.relations_changed(uid=uid, other=other_uid))

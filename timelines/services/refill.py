@@ -172,15 +172,19 @@ class FollowCopy:
 
     call: store.lua.Call
     names: tuple[str, ...]
+    publishes: bool = False  # the script publishes the home's reset event itself when it copied any status
 
 
 def prepare_follow_copy(
-    *, author: int, uid: int, score: float, relations: store.privacy.Relations
+    *, author: int, uid: int, score: float, relations: store.privacy.Relations, publishes: bool = False
 ) -> FollowCopy | None:
     """``copy_author`` of ``author`` into ``uid``'s home as a script call for the follow made at ``score`` (it
     copies nothing unless that follow is the one just made), judged by ``relations`` (read before the follow,
-    the follow included); None on a cluster, where ``copy_author`` runs after the follow instead."""
+    the follow included); None on a cluster, where ``copy_author`` runs after the follow instead. ``publishes``:
+    the script publishes the home's reset event itself, after its write (a copy sent in the follow's last
+    batch, whose events it precedes)."""
     chooser = policy.get_policy()
+    event = (keys.STREAM_CHANNEL, events.delivered(events.RESET, homes=[uid])) if publishes else None
     call = store.copies.follow_copy_call(
         uid,
         author,
@@ -189,15 +193,16 @@ def prepare_follow_copy(
         limit=limits.HOME_TIMELINE_SIZE,
         copy_plain=_copies_plain(chooser, uid, author, relations),
         names=chooser.status_fields,
+        event=event,
     )
-    return None if call is None else FollowCopy(call, tuple(chooser.status_fields))
+    return None if call is None else FollowCopy(call, tuple(chooser.status_fields), publishes)
 
 
 def finish_follow_copy(*, author: int, uid: int, prepared: FollowCopy, reply: Any, pipe: Any = None) -> int:
     """What ``copy_author`` does after its copy, for a copy sent with the follow (``prepare_follow_copy``): the
     statuses the policy judges one by one, and the home's reset event (on ``pipe``). How many were new."""
     copy = store.copies.copy_from_reply(reply, prepared.names)
-    return _finish_copy(_timeline(uid, None), uid, author, copy, pipe)
+    return _finish_copy(_timeline(uid, None), uid, author, copy, pipe, published=prepared.publishes and copy.added > 0)
 
 
 def _copies_plain(chooser: policy.Policy, reader: int, author: int, relations: store.privacy.Relations | None) -> bool:
@@ -208,7 +213,11 @@ def _copies_plain(chooser: policy.Policy, reader: int, author: int, relations: s
     return chooser.allows_all(state) or chooser.allows(state, recipient=reader, item=policy.Item(author_uid=author))
 
 
-def _finish_copy(timeline: _Timeline, reader: int, author: int, copy: store.copies.Copy, pipe: Any) -> int:
+def _finish_copy(
+    timeline: _Timeline, reader: int, author: int, copy: store.copies.Copy, pipe: Any, *, published: bool = False
+) -> int:
+    """The statuses the policy judges one by one, then the timeline's reset event when anything was new (unless
+    the copy's script ``published`` it already)."""
     if copy.added < 0:
         return 0
     added = copy.added
@@ -221,7 +230,7 @@ def _finish_copy(timeline: _Timeline, reader: int, author: int, copy: store.copi
                     timeline.owner_key, timeline.key, allowed, size=limits.HOME_TIMELINE_SIZE
                 ),
             )
-    if added:
+    if added and not published:
         _reset(timeline, pipe)
     return added
 

@@ -30,6 +30,8 @@ class Batch:
         self._messages: list[tuple[str, str]] = []
         # The scripts queued, by their position among the batch's commands (re-run alone on NOSCRIPT).
         self._scripts: dict[int, Call] = {}
+        # Every command's reply, in order, once ``execute`` ran it (a script's reply, for its caller).
+        self.replies: list[Any] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._pipe, name)
@@ -40,13 +42,17 @@ class Batch:
         else:
             self._pipe.publish(channel, message)
 
-    def script(self, name: str, keys: list[str], args: list[object]) -> None:
-        """Queue ``scripts/<name>.lua`` (one slot); on a cluster it runs now, its errors raised to the caller."""
+    def script(self, name: str, keys: list[str], args: list[object]) -> int | None:
+        """Queue ``scripts/<name>.lua`` (one slot); on a cluster it runs now, its errors raised to the caller.
+        Returns its position among the batch's commands (its reply is ``replies[position]`` once the batch ran),
+        None on a cluster."""
         if is_cluster():
             _script(name)(keys=keys, args=args)
-            return
-        self._scripts[len(self._pipe)] = (name, keys, args)
+            return None
+        position = len(self._pipe)
+        self._scripts[position] = (name, keys, args)
         queue(self._pipe, get_redis(), name, keys, args)
+        return position
 
 
 @contextmanager
@@ -68,4 +74,5 @@ def execute(batch: Batch) -> list[Exception]:
                 replies[index] = error
     for channel, message in batch._messages:
         get_redis().publish(channel, message)
+    batch.replies = replies
     return [reply for reply in replies if isinstance(reply, Exception)]

@@ -55,18 +55,28 @@ def copy_profile(
 
 
 def follow_copy_call(
-    uid: int, author: int, score: float, *, size: int, limit: int, copy_plain: bool, names: Sequence[str]
+    uid: int,
+    author: int,
+    score: float,
+    *,
+    size: int,
+    limit: int,
+    copy_plain: bool,
+    names: Sequence[str],
+    event: tuple[str, str] | None = None,
 ) -> Call | None:
     """``copy_profile`` of ``author`` into ``uid``'s home as a script call to send with the follow's own writes,
-    after them (``store.graph.add_follow``): it copies only when ``uid`` follows ``author`` since ``score``, the
-    follow just made, and writes nothing otherwise. Its reply reads with ``copy_from_reply``. None on a cluster,
+    after them (``store.graph.add_follow``) or after it was made (a batch): it copies only when ``uid`` follows
+    ``author`` since ``score``, the follow just made, and writes nothing otherwise. ``event`` (channel, message):
+    published by the script when any status was new. Its reply reads with ``copy_from_reply``. None on a cluster,
     where the copy takes round trips of its own (``copy_profile``)."""
     if is_cluster():
         return None
     name, call_keys, args = _call(
         keys.user(uid), keys.home_timeline(uid), author, size=size, limit=limit, copy_plain=copy_plain, names=names
     )
-    return name, [*call_keys, keys.following(uid)], [*args[:5], author, repr(score), *args[5:]]
+    channel, message = event or ("", "")
+    return name, [*call_keys, keys.following(uid)], [*args[:5], author, repr(score), channel, message, *args[5:]]
 
 
 def _call(

@@ -115,8 +115,11 @@ def relations(
     )
     wanted = [str(other) for other in others]
     among = set(others)
+    # Between the same few users both ways (a follow's pair), blocked_by:{s} holding o is blocks:{o} holding s:
+    # the blocks read answer both, and blocked_by is not read ("mirror").
+    mirrored = len(sides) < WHOLE_SET_FROM and among == set(sides)
     # How each (side, set) is read, in order: "scores" (ZMSCORE of the others), "whole" (the set itself, when
-    # it is likely small) or "all" (known to hold every other: nothing to read).
+    # it is likely small), "all" (known to hold every other: nothing to read) or "mirror" (from the blocks read).
     plan: list[tuple[str, str]] = []
     with get_redis().pipeline(transaction=False) as pipe:
         for author in authors:
@@ -129,6 +132,8 @@ def relations(
                 key = set_key(side)
                 if by_author and set_key is keys.followers and side == followers_of:
                     plan.append(("all", key))
+                elif mirrored and set_key is keys.blocked_by:
+                    plan.append(("mirror", key))
                 elif by_author and set_key is not keys.followers and len(others) >= WHOLE_SET_FROM:
                     plan.append(("whole", key))
                     pipe.zrange(key, 0, len(others))
@@ -147,6 +152,9 @@ def relations(
         if how == "all":
             present.append(among)
             continue
+        if how == "mirror":
+            present.append(set())
+            continue
         reply = next(set_replies)
         if how == "scores":
             present.append({other for other, score in zip(others, reply, strict=True) if score is not None})
@@ -160,6 +168,11 @@ def relations(
                 pipe.zmscore(plan[position][1], wanted)
             for position, scores in zip(too_long, pipe.execute(), strict=True):
                 present[position] = {other for other, score in zip(others, scores, strict=True) if score is not None}
+    if mirrored:
+        # blocked_by:{side} holds each other whose blocks:{other} holds side (every other is a side too).
+        blocks_of = {side: present[4 * position] for position, side in enumerate(sides)}
+        for position, side in enumerate(sides):
+            present[4 * position + 1] = {other for other in others if side in blocks_of[other]}
     flags = {
         author: frozenset(flag for flag, value in zip(FLAGS, values, strict=True) if value)
         for author, values in zip(authors, flag_replies, strict=True)

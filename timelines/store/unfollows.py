@@ -26,11 +26,12 @@ from timelines.store.timelines import timeline_ids_since
 class Unfollowed:
     """Whether there was a follow, and the refill run numbered for the follower's home (None when the home
     held nothing the followee could have posted, so nothing needs to fill it back in), and whether the followee's
-    profile has a domain (another server's account; None when not read: a cluster)."""
+    and the follower's profiles have a domain (another server's account; None when not read: a cluster)."""
 
     removed: bool
     refill_run: int | None
     has_domain: bool | None = field(default=None, compare=False)
+    follower_has_domain: bool | None = field(default=None, compare=False)
     published: bool = field(default=False, compare=False)  # the caller's event went out with the removal
 
 
@@ -56,7 +57,13 @@ def unfollow(uid: int, other_uid: int, *, event: tuple[str, str] | None = None) 
     if int(reply[0]) < 0:
         return None
     removed = bool(int(reply[0]))
-    return Unfollowed(removed, int(reply[1]) or None, bool(int(reply[2])), published=removed and event is not None)
+    return Unfollowed(
+        removed,
+        int(reply[1]) or None,
+        bool(int(reply[2])),
+        bool(int(reply[3])),
+        published=removed and event is not None,
+    )
 
 
 def _in_round_trips(uid: int, other_uid: int, home: str) -> Unfollowed | None:

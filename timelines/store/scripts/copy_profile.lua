@@ -16,8 +16,10 @@
 -- ARGV[5]  "1" when KEYS[4] may answer for the fields below (they are among status_hash.HELD_FIELDS)
 -- ARGV[6..]  the stored status fields the policy reads (HMGET)
 -- KEYS[5]  optional: following:{uid} (same slot as KEYS[1]), for a copy sent with the follow's own writes: then
---          ARGV[6] is the followee's uid and ARGV[7] the follow's score, the fields start at ARGV[8], and nothing
---          is copied unless the followee is in KEYS[5] with that very score (the follow is the one just made)
+--          ARGV[6] is the followee's uid and ARGV[7] the follow's score, ARGV[8] and ARGV[9] a channel ("" for
+--          none) and a message published when any status was new (the home's reset event, after the write), the
+--          fields start at ARGV[10], and nothing is copied unless the followee is in KEYS[5] with that very score
+--          (the follow is the one just made)
 -- returns  {how many statuses were new, or -1 when the owner does not exist or is idle (nothing written),
 --           a flat array: for each status holding any of the fields, its id, its score, then one value per
 --           field (nil where it has none)}
@@ -30,7 +32,7 @@ if #KEYS >= 5 then
   if not since or tonumber(since) ~= tonumber(ARGV[7]) then
     return {0, {}}
   end
-  first_name = 8
+  first_name = 10
 end
 local prefix, suffix = string.match(ARGV[4], '^(.*)%z(.*)$')
 local names = {}
@@ -109,6 +111,9 @@ if #batch > 0 then
 end
 if added > 0 then
   redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -tonumber(ARGV[1]) - 1)
+  if first_name == 10 and ARGV[8] ~= '' then
+    redis.call('PUBLISH', ARGV[8], ARGV[9])
+  end
 end
 if building then
   -- Complete for every status read: all of the profile when it holds fewer than `limit`, else those posted

@@ -18,7 +18,7 @@
 -- returns  {-1} with nothing changed when user:{x} does not exist; {-1} when user:{y} does not exist (the
 --          follower's side, a dangling edge, is removed); else {1 if there was a follow else 0, the number of
 --          the refill run when one was numbered else 0, 1 if user:{y} has a domain (another server's account)
---          else 0}
+--          else 0, 1 if user:{x} has a domain (a follower on another server) else 0}
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return {-1}
 end
@@ -30,19 +30,20 @@ end
 redis.call('ZREM', KEYS[5], ARGV[2])
 redis.call('HSET', KEYS[6], 'followers', redis.call('ZCARD', KEYS[5]))
 local remote = redis.call('HEXISTS', KEYS[6], 'domain')
+local remote_follower = redis.call('HEXISTS', KEYS[2], 'domain')
 if removed == 0 then
-  return {0, 0, remote}
+  return {0, 0, remote, remote_follower}
 end
 if ARGV[4] then
   redis.call('PUBLISH', ARGV[4], ARGV[5])
 end
 local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
 if #oldest == 0 then
-  return {1, 0, remote}
+  return {1, 0, remote, remote_follower}
 end
 local theirs = redis.call('ZRANGEBYSCORE', KEYS[7], oldest[2], '+inf')
 if #theirs == 0 then
-  return {1, 0, remote}
+  return {1, 0, remote, remote_follower}
 end
 -- ZREM in chunks: Lua's unpack() has a limit on how many values it can spread.
 for index = 1, #theirs, 200 do
@@ -50,4 +51,4 @@ for index = 1, #theirs, 200 do
 end
 local run = redis.call('INCR', KEYS[4])
 redis.call('EXPIRE', KEYS[4], ARGV[3])
-return {1, run, remote}
+return {1, run, remote, remote_follower}

@@ -1,0 +1,82 @@
+"""What a follow and an unfollow cost in Redis round trips: on one server, fewer than the book's own
+``follow_user`` and ``unfollow_user`` (listings 8.4 and 8.5: a ZSCORE, then two transactions), though a follow also
+checks blocks and private accounts, copies only what the policy allows, notifies and counts the day's activity,
+and both publish their live events."""
+
+from __future__ import annotations
+
+import pytest
+
+from socialsite.redis_client import is_cluster
+from timelines import selectors, services
+from timelines.services.notifications import FOLLOW
+from timelines.tests.helpers import home_timeline_of, redis_traffic
+
+# The book's follow or unfollow: ZSCORE following:{uid}, then a transaction for the graph and the profile, then
+# one for the counters and the home.
+BOOK_FOLLOW_ROUND_TRIPS = 3
+# A follow: the read with the graph's writes (one script), then the copy, the notification and the events.
+FOLLOW_ROUND_TRIPS = 2
+# An unfollow of an account whose posts the home does not hold: one script (no refill to queue).
+UNFOLLOW_ROUND_TRIPS = 1
+
+
+def _warm_up(follower: int, followee: int) -> None:
+    """Scripts loaded and connections pooled, as in a running site (a followee with posts: the copy's script too)."""
+    services.follow_user(uid=follower, other_uid=followee)
+    services.unfollow_user(uid=follower, other_uid=followee)
+
+
+@pytest.mark.django_db
+def test_a_follow_takes_fewer_round_trips_than_the_books(alice, bob, carol):
+    first = services.post_status(uid=bob, message="before the follow")
+    second = services.post_status(uid=bob, message="still before the follow")
+    _warm_up(carol, bob)
+
+    with redis_traffic() as traffic:
+        assert services.follow_user(uid=alice, other_uid=bob) is True
+
+    assert selectors.is_following(uid=alice, other_uid=bob)
+    assert selectors.get_user(uid=alice).following == 1
+    assert selectors.get_user(uid=bob).followers == 1
+    assert home_timeline_of(alice)[:2] == [second, first]
+    newest = selectors.get_notifications(uid=bob)[0]
+    assert (newest.kind, newest.actor.id) == (FOLLOW, alice)
+    if is_cluster():
+        pytest.skip("on a cluster the read, the graph and the copy are round trips of their own (keys span slots)")
+    assert traffic["round_trips"] == FOLLOW_ROUND_TRIPS < BOOK_FOLLOW_ROUND_TRIPS
+
+
+@pytest.mark.django_db
+def test_following_again_changes_nothing_and_notifies_once(alice, bob):
+    services.post_status(uid=bob, message="hello")
+
+    assert services.follow_user(uid=alice, other_uid=bob) is True
+    assert services.follow_user(uid=alice, other_uid=bob) is False
+
+    assert selectors.get_user(uid=bob).followers == 1
+    assert [notification.kind for notification in selectors.get_notifications(uid=bob)] == [FOLLOW]
+
+
+@pytest.mark.django_db
+def test_an_unfollow_by_a_local_follower_takes_one_round_trip(alice, bob, carol):
+    _warm_up(carol, alice)
+    services.follow_user(uid=alice, other_uid=bob)
+
+    with redis_traffic() as traffic:
+        assert services.unfollow_user(uid=alice, other_uid=bob) is True
+
+    assert not selectors.is_following(uid=alice, other_uid=bob)
+    assert selectors.get_user(uid=bob).followers == 0
+    if is_cluster():
+        pytest.skip("on a cluster the two sides of the graph are round trips of their own (keys span slots)")
+    assert traffic["round_trips"] == UNFOLLOW_ROUND_TRIPS < BOOK_FOLLOW_ROUND_TRIPS
+
+
+@pytest.mark.django_db
+def test_following_an_account_without_posts_still_notifies_and_later_posts_arrive(alice, bob):
+    assert services.follow_user(uid=alice, other_uid=bob) is True
+
+    assert [notification.kind for notification in selectors.get_notifications(uid=bob)] == [FOLLOW]
+    first = services.post_status(uid=bob, message="my first post")
+    assert home_timeline_of(alice)[0] == first
