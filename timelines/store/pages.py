@@ -152,8 +152,8 @@ def _parse(reply: list[Any], viewer: int | None) -> PageRead:
         reply
     )
     next_original = iter(originals or ()).__next__
-    ids = []
-    entries = []
+    ids: list[int] = []
+    entries: list[PageEntry] = []
     append = entries.append
     # An empty reply stands for a set that does not exist: no member of it. Most viewers have none of the three.
     if liked or reposted or bookmarked:
