@@ -135,3 +135,11 @@ def test_the_cache_keeps_at_most_its_size_and_can_be_turned_off(alice, bob, sett
     status_cache.forget()
     assert len(selectors.get_status_messages(uid=bob, count=12)) == 12
     assert not status_cache._records
+
+
+def test_a_home_reads_the_same_after_the_server_forgot_its_scripts(alice, bob, network):
+    """A page's script goes by its digest alone (no wrapper around the EVALSHA): a server that lost its scripts
+    (restarted, or SCRIPT FLUSH) is sent the script again and the page reads as before."""
+    before = home(bob)
+    redis_client.get_redis().script_flush()
+    assert before and home(bob) == before
