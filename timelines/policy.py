@@ -1,10 +1,11 @@
 """Who may receive what: the one per-recipient decision of socialsite (Mastodon's ``FeedManager#filter?``).
 
 Every place a post can reach someone asks the same question, "may recipient R receive item I from author A?",
-through this module: the fan-out (``services.delivery``) for each follower and each list owner, the refills
-(``services.refill``) for the timeline's owner, the page reads (``selectors.timelines``) for the viewer, and the
-streams (``streaming``) for the viewer of a live home or for the public (``recipient=None``) on ``sample.json``
-and ``filter.json``. There is no other path, so a rule added here holds everywhere at once.
+through this module: the fan-out (``services.delivery``) for each follower and each list owner, the copies and
+refills (``services.author_copies``, ``services.refill``) for the timeline's owner, the page reads
+(``selectors.timelines``) for the viewer, and the streams (``streaming``) for the viewer of a live home or for
+the public (``recipient=None``) on ``sample.json`` and ``filter.json``. There is no other path, so a rule added
+here holds everywhere at once.
 
 The policy is an object named by ``settings.TIMELINES_POLICY`` (a dotted path), made once per process:
 
@@ -64,10 +65,11 @@ class Policy:
     """The site's policy: every recipient may receive every item."""
 
     # The stored status fields ``allows`` reads from ``Item.fields``. Callers that know a batch only by ids and
-    # authors (the refills and copies of ``services.refill``) read these for each status first, so the decision
-    # is made on the status as stored. A status holding none of them may be judged as ``Item(author_uid=...)``,
-    # once for all such statuses of its author (a follow's copy of 1,000 posts): ``allows`` must decide on the
-    # author, the recipient, the kind, the context and these fields, never on ``status_id`` alone.
+    # authors (the copies and refills of ``services.author_copies`` and ``services.refill``) read these for each
+    # status first, so the decision is made on the status as stored. A status holding none of them may be judged
+    # as ``Item(author_uid=...)``, once for all such statuses of its author (a follow's copy of 1,000 posts):
+    # ``allows`` must decide on the author, the recipient, the kind, the context and these fields, never on
+    # ``status_id`` alone.
     status_fields: tuple[str, ...] = ()
 
     def load(

@@ -8,9 +8,9 @@ import time
 
 from timelines import events, exceptions, hooks, keys, queue, store
 from timelines.services.activity import record_active
+from timelines.services.author_copies import copy_author, finish_follow_copy, prepare_follow_copy
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
 from timelines.services.publishing import publish
-from timelines.services.refill import copy_author, finish_follow_copy, prepare_follow_copy
 
 logger = logging.getLogger(__name__)
 

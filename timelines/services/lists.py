@@ -9,7 +9,7 @@ import time
 from redis.exceptions import RedisError
 
 from timelines import exceptions, keys, limits, queue, store
-from timelines.services.refill import copy_author, remove_author
+from timelines.services.author_copies import copy_author, remove_author
 from timelines.services.users import require_user
 from timelines.validation import clean_list_name
 

@@ -1,4 +1,4 @@
-"""A follow's copy of the followee's newest posts (``services.refill.copy_author``, ``store.copies``): the posts
+"""A follow's copy of the followee's newest posts (``services.author_copies.copy_author``, ``store.copies``): the posts
 holding none of the fields the policy reads are copied on the server under their author's one verdict, and
 only the others come back to be judged one by one."""
 
