@@ -64,7 +64,7 @@ class Connection:
     def __init__(self, scope: dict[str, Any], send: Any, token: str) -> None:
         self.scope = scope
         self.token = token
-        self.streams: dict[tuple[str, ...], tuple[asyncio.Task[None], asyncio.Event]] = {}
+        self.streams: dict[tuple[str, ...], tuple[asyncio.Task[None], asyncio.Event, WebSocketTransport]] = {}
         # Every message leaves through one bounded queue, written out while the client reads (api.websocket_flow).
         self.flow = websocket_flow_for(send)
         self.outbox = Outbox(send, self.flow)
@@ -81,7 +81,7 @@ class Connection:
 
     async def cut_off(self) -> None:
         logger.info("Closed a streaming WebSocket whose client fell behind.")
-        for _, stop in self.streams.values():
+        for _, stop, _ in self.streams.values():
             stop.set()
         await self.outbox.close(TRY_AGAIN_LATER)
 
@@ -117,7 +117,11 @@ class Connection:
             return
         running = self.streams.get(key)
         if running is not None and not running[0].done():
-            return
+            if not running[2].ending:
+                return  # subscribed already
+            # Its hub subscription was cut off (a suspension, since lifted) and the stream is still winding down:
+            # the new subscription takes its place once it has, instead of being taken for a duplicate.
+            await self.stop(key)
         if len(self.streams) >= MAX_SUBSCRIPTIONS:
             await self.error("Too many subscriptions", 429)
             return
@@ -126,13 +130,14 @@ class Connection:
             query, names = urlencode({"list": str(chosen)}), [stream, str(chosen)]
         else:
             query, names = (urlencode({"tag": tag}) if tag is not None else ""), [stream, *([tag] if tag else [])]
-        task = asyncio.ensure_future(WebSocketTransport(self, names, stop).run(STREAMS[stream], query))
-        self.streams[key] = (task, stop)
+        transport = WebSocketTransport(self, names, stop)
+        task = asyncio.ensure_future(transport.run(STREAMS[stream], query))
+        self.streams[key] = (task, stop, transport)
 
     async def stop(self, key: tuple[str, ...]) -> None:
         found = self.streams.pop(key, None)
         if found is not None:
-            task, stop = found
+            task, stop, _ = found
             stop.set()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(task, 10)

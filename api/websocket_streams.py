@@ -40,6 +40,13 @@ class WebSocketTransport:
         self.names = names
         self.key = ("websocket", *names)
         self.stop = stop
+        self.subscription: Subscription | None = None  # the hub's, once the stream runs
+
+    @property
+    def ending(self) -> bool:
+        """Whether the stream's hub subscription is over (unsubscribed, or cut off by the hub) while its task may
+        still be winding down."""
+        return self.subscription is not None and self.subscription.closed
 
     def frame(self, event: str, data: str) -> Message:
         return Message(json.dumps({"stream": self.names, "event": event, "payload": data}, separators=(",", ":")))
@@ -101,6 +108,7 @@ class WebSocketTransport:
         bytes are server-sent events'), each event's frame goes to the outbox from the hub's pass, until the
         subscription ends (unsubscribed, the connection gone or cut off, or the hub cut it off: a suspension)."""
         tasks: list[asyncio.Task[Any]] = []
+        self.subscription = subscription
         try:
             try:
                 async with asyncio.timeout(writer.CONNECT_TIMEOUT_SECONDS):
