@@ -283,17 +283,18 @@ def _zombies(uids: list[int], live_lists: list[int], statuses: _StatusCache, fix
 def _idle_timelines(uids: list[int], live_lists: list[int], fix: bool) -> Finding:
     """Idle-dropped homes and list timelines empty, and the dropped homes' count equal to their marks."""
     finding = Finding("idle-dropped timelines")
-    owners = [(keys.user(uid), keys.home_timeline(uid)) for uid in uids]
-    owners += [(keys.user_list(list_id), keys.list_timeline(list_id)) for list_id in live_lists]
+    # (owner, timeline, whether it is a home): the owner's hash holds the mark of a dropped timeline.
+    owners = [(keys.user(uid), keys.home_timeline(uid), True) for uid in uids]
+    owners += [(keys.user_list(list_id), keys.list_timeline(list_id), False) for list_id in live_lists]
     homes = 0
     for chunk in _chunks(owners):
-        dropped = store.idle.dropped_among([owner for owner, _ in chunk])
-        held = store.graph.set_sizes([timeline for _, timeline in chunk])
-        for (owner, timeline), is_dropped, size in zip(chunk, dropped, held, strict=True):
+        dropped = store.idle.dropped_among([owner for owner, _, _ in chunk])
+        held = store.graph.set_sizes([timeline for _, timeline, _ in chunk])
+        for (_, timeline, is_home), is_dropped, size in zip(chunk, dropped, held, strict=True):
             if not is_dropped:
                 continue
             finding.checked += 1
-            homes += owner.startswith("user:")
+            homes += is_home
             if size:
                 finding.problem(f"{timeline} was dropped while its owner is away but holds {size} statuses")
                 if fix:
