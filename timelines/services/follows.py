@@ -84,9 +84,7 @@ def make_follow(
     followed = None
     if relations is not None:
         # Judged as after the follow; the copy goes with the follow's writes and copies only if this call made it.
-        followed = store.privacy.Relations(
-            relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
-        )
+        followed = relations.with_follow(uid, other_uid)
     prepared = None
     if followed is not None:
         prepared = prepare_follow_copy(author=other_uid, uid=uid, score=now, relations=followed)
@@ -132,9 +130,7 @@ def _after_follow(
     trip, plus one when the copy leaves statuses for the policy to judge one by one."""
     if not follow.added:
         return False
-    followed = store.privacy.Relations(
-        relations.flags, relations.blocked, relations.muted, relations.follows | {(uid, other_uid)}
-    )
+    followed = relations.with_follow(uid, other_uid)
     prepared = None
     if copy:
         prepared = prepare_follow_copy(author=other_uid, uid=uid, score=now, relations=followed, publishes=True)

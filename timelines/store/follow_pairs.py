@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from socialsite.redis_client import is_cluster
 from timelines import keys
 from timelines.store.graph import Follow
-from timelines.store.lua import script as _script
+from timelines.store.lua import run
 from timelines.store.privacy import FLAGS, Relations
 
 # What the follow reads of each user's hash: the policy's flags, and the domain of another server's account.
@@ -57,7 +57,7 @@ def follow_if_open(uid: int, other_uid: int, score: float, *, take_id: bool = Fa
     ]
     if take_id:
         call_keys.append(keys.NOTIFICATION_ID_COUNTER)
-    reply = _script("follow_pair")(keys=call_keys, args=[uid, other_uid, repr(score), *FIELDS])
+    reply = run("follow_pair", call_keys, [uid, other_uid, repr(score), *FIELDS])
     mine, theirs = _as_dict(reply[0], uid), _as_dict(reply[1], other_uid)
     blocked, mine_mutes, theirs_mutes, mine_follows, theirs_follows, written = (int(value) for value in reply[2:8])
     relations = Relations(

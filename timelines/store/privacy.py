@@ -82,6 +82,10 @@ class Relations:
     def empty(self) -> bool:
         return not (self.blocked or self.muted or any(self.flags.values()))
 
+    def with_follow(self, follower: int, followee: int) -> Relations:
+        """The same relations once ``follower`` follows ``followee`` (a follow's copy is judged as after it)."""
+        return Relations(self.flags, self.blocked, self.muted, self.follows | {(follower, followee)})
+
 
 # From this many recipients on, a fan-out batch reads an author's blocks and mutes whole (usually a handful of
 # ids) instead of asking about each recipient: ZMSCORE of 10,000 recipients against a set that is nearly
