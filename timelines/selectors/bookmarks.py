@@ -35,4 +35,3 @@ def get_bookmarks(
     entries, _ = entries_for([status_id for status_id, _ in pairs], viewer=uid, context=policy.PAGE)
     cursors = [cursor for _, cursor in pairs]
     return BookmarkPage(entries, cursors, cursors[-1] if len(pairs) >= count else None)
-

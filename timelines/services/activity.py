@@ -49,6 +49,12 @@ def record_active(*, uid: int, when: float | None = None, pipe: Any = None) -> N
     _count(ACTIVE, [], active_uid=uid, day=day_bucket(when), pipe=pipe)
 
 
+def active_counter(*, when: float) -> tuple[str, int]:
+    """The key of the HyperLogLog counting the users active on ``when``'s day, and how long it is kept (for a
+    write that counts the user itself, a plain follow's script)."""
+    return store.stats.active_key(day_bucket(when)), store.stats.TTL_SECONDS
+
+
 def record_signup(*, when: float | None = None) -> None:
     _count(SIGNUPS, [day_bucket(time.time() if when is None else when)])
 

@@ -7,9 +7,9 @@ import logging
 import time
 
 from timelines import events, exceptions, hooks, keys, queue, store
-from timelines.services.activity import record_active
+from timelines.services.activity import active_counter, record_active
 from timelines.services.author_copies import copy_author, finish_follow_copy, prepare_follow_copy
-from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify
+from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify, prepare_notification
 from timelines.services.publishing import publish
 
 logger = logging.getLogger(__name__)
@@ -40,7 +40,13 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     # On one server the read and, when nothing read stands in its way, the follow itself are one script: both
     # users' hashes (their existence, the followee's domain) and the relations both ways (the follow's checks and
     # copy need the follower's side, its notification the followee's). On a cluster the read is its own round trip.
-    pair = store.follow_pairs.follow_if_open(uid, other_uid, now, take_id=True)
+    # A new follow between two plain accounts (no flags, no block or mute, the followee with nothing to copy),
+    # the usual case, is done whole in that script: its notification, activity and event are prepared here.
+    pair = store.follow_pairs.follow_if_open(
+        uid, other_uid, now, take_id=True, tail=lambda: _plain_tail(uid, other_uid, now)
+    )
+    if pair is not None and pair.tail_done:
+        return True
     if pair is None:
         hashes: dict[int, dict[str, str]] = {}
         relations = store.privacy.relations([uid, other_uid], [other_uid, uid], hashes=hashes)
@@ -151,6 +157,26 @@ def _after_follow(
     if prepared is not None and position is not None and not isinstance(pipe.replies[position], Exception):
         finish_follow_copy(author=other_uid, uid=uid, prepared=prepared, reply=pipe.replies[position])
     return True
+
+
+def _plain_tail(uid: int, other_uid: int, now: float) -> store.follow_pairs.FollowTail:
+    """What ``_last_batch`` would send after a new follow between plain accounts, for the follow's own script: the
+    notification judged by the relations of that case (nothing stands between the two, ``uid`` now follows
+    ``other_uid``), the day's activity and the event."""
+    plain = store.privacy.Relations(
+        flags={uid: frozenset(), other_uid: frozenset()},
+        blocked=frozenset(),
+        muted=frozenset(),
+        follows=frozenset({(uid, other_uid)}),
+    )
+    active_key, active_ttl = active_counter(when=now)
+    return store.follow_pairs.FollowTail(
+        channel=keys.STREAM_CHANNEL,
+        event=events.relations_changed(uid=uid, other=other_uid),
+        active_key=active_key,
+        active_ttl=active_ttl,
+        notification=prepare_notification(recipient=other_uid, kind=FOLLOW, actor=uid, relations=plain),
+    )
 
 
 def _last_batch(

@@ -80,28 +80,68 @@ def notify(
         notified = list(dict.fromkeys(recipients))
     else:
         candidates = [recipient for recipient in dict.fromkeys(recipients) if recipient != actor]
-        item = policy.Item(
-            author_uid=actor,
-            status_id=status_id,
-            kind=f"notification.{kind}",
-            fields=cause or {},
-            context=policy.NOTIFICATION,
-        )
-        notified = policy.allowed_recipients(item=item, recipients=candidates, relations=relations)
+        notified = _allowed(candidates, kind, actor, status_id, cause, relations)
     about = dict(event) if event else None  # ``event`` is the name of each feed's stream event below
     taken = iter(notification_ids)
     for recipient in notified:
         notification_id = next(taken, None) or store.notifications.next_notification_id()
-        content = {"id": notification_id, "type": kind, "actor": actor, "status": status_id, "time": time.time()}
-        if text:
-            content["text"] = text
-        if about:
-            content["event"] = about
-        payload = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
+        payload = _payload(notification_id, kind, actor, status_id, text, about)
         # The feed's script publishes notification.created with the unread count it made, after the write.
         event = (keys.STREAM_CHANNEL, *events.notification_created_around(uid=recipient))
         store.notifications.add(recipient, notification_id, payload, event=event, pipe=pipe)
     return notified
+
+
+def prepare_notification(
+    *, recipient: int, kind: str, actor: int, relations: store.privacy.Relations
+) -> tuple[str, str, str, str] | None:
+    """``notify`` of ``recipient`` that ``actor`` did ``kind`` (about no status), for a write that takes the
+    notification's id itself (a plain follow, ``store.follow_pairs``): the notification's JSON before its id and
+    after it, and its event's text before the unread count and after it. None when the policy, judging by
+    ``relations`` (as ``notify``'s), does not let ``recipient`` receive it, or when ``recipient`` is ``actor``."""
+    if recipient == actor or not _allowed([recipient], kind, actor, None, None, relations):
+        return None
+    before, _, after = _payload(-1, kind, actor, None, "", None).partition(_ID_MARK)
+    return (before + '"id":', after, *events.notification_created_around(uid=recipient))
+
+
+_ID_MARK = '"id":-1'
+
+
+def _allowed(
+    candidates: list[int],
+    kind: str,
+    actor: int,
+    status_id: int | None,
+    cause: Mapping[str, Any] | None,
+    relations: store.privacy.Relations | None,
+) -> list[int]:
+    item = policy.Item(
+        author_uid=actor,
+        status_id=status_id,
+        kind=f"notification.{kind}",
+        fields=cause or {},
+        context=policy.NOTIFICATION,
+    )
+    return policy.allowed_recipients(item=item, recipients=candidates, relations=relations)
+
+
+def _payload(
+    notification_id: int, kind: str, actor: int, status_id: int | None, text: str, about: dict[str, Any] | None
+) -> str:
+    """A notification as its feed stores it (JSON, its id first)."""
+    content: dict[str, Any] = {
+        "id": notification_id,
+        "type": kind,
+        "actor": actor,
+        "status": status_id,
+        "time": time.time(),
+    }
+    if text:
+        content["text"] = text
+    if about:
+        content["event"] = about
+    return json.dumps(content, separators=(",", ":"), ensure_ascii=False)
 
 
 def mark_notifications_read(*, uid: int, up_to: int | None = None) -> int:

@@ -48,4 +48,3 @@ def bookmark_page(
 def all_bookmarks(uid: int) -> list[int]:
     """Every status id ``uid`` bookmarked (at most ``limits.MAX_BOOKMARKS``). One command."""
     return [int(member) for member in get_redis().zrange(keys.bookmarks_of(uid), 0, -1)]
-

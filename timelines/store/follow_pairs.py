@@ -1,7 +1,8 @@
 """A follow read and made in one step on one server (``scripts/follow_pair.lua``): the two users' hashes and the
 relations between them both ways, which the follow's checks, its copy and its notification are judged by, and the
 follow itself with its notification id when nothing read stands in its way (a block, a private or remote
-followee not followed yet). What the script leaves unwritten the caller decides about; on a Redis Cluster, where
+followee not followed yet), and, in the plain case, the rest of the follow the caller prepared (``FollowTail``).
+What the script leaves unwritten the caller decides about; on a Redis Cluster, where
 the keys span slots, it returns None and the caller reads (``privacy.relations``) and writes (``graph``) in round
 trips of their own.
 
@@ -10,16 +11,34 @@ See ``timelines.store`` for the rules every store module follows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from socialsite.redis_client import is_cluster
-from timelines import keys
+from timelines import keys, limits
 from timelines.store.graph import Follow
 from timelines.store.lua import run
+from timelines.store.notifications import feed_keys
 from timelines.store.privacy import FLAGS, Relations
 
 # What the follow reads of each user's hash: the policy's flags, and the domain of another server's account.
 FIELDS = (*FLAGS, "domain")
+
+
+@dataclass(frozen=True, slots=True)
+class FollowTail:
+    """The rest of a new follow, prepared for the plain case (neither user has a flag or a domain, no block or
+    mute either way, neither followed the other, the followee has no status to copy), which ``follow_if_open``
+    does with the follow when it reads that case: the followee's notification (``notification``: its JSON
+    before the id the script takes and after it, and its event's text before the unread count and after it;
+    None when the policy does not let the followee receive it), the follower counted in the day's active users
+    (``active_key``, kept ``active_ttl`` seconds), and the follow's ``event`` on ``channel``."""
+
+    channel: str
+    event: str
+    active_key: str
+    active_ttl: int
+    notification: tuple[str, str, str, str] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,13 +53,18 @@ class PairFollow:
     relations: Relations
     follow: Follow | None
     followee_statuses: int = 0
+    tail_done: bool = False  # the FollowTail was done with the follow
 
 
-def follow_if_open(uid: int, other_uid: int, score: float, *, take_id: bool = False) -> PairFollow | None:
+def follow_if_open(
+    uid: int, other_uid: int, score: float, *, take_id: bool = False, tail: Callable[[], FollowTail] | None = None
+) -> PairFollow | None:
     """Read ``uid`` and ``other_uid`` and the relations between them, and make ``uid`` follow ``other_uid`` at
     ``score`` (both sides, as ``graph.add_follow``; with ``take_id`` a notification id is taken too) when both
     exist, neither blocks the other, and ``uid`` already follows or ``other_uid``'s hash holds neither
-    ``private`` nor ``domain``. One round trip on one server; None on a cluster, with nothing read or written."""
+    ``private`` nor ``domain``; then what ``tail()`` prepares (with ``take_id``; called on one server only)
+    when the follow is new and plain (``FollowTail``). One round trip on one server; None on a cluster, with
+    nothing read or written."""
     if is_cluster():
         return None
     call_keys = [
@@ -55,9 +79,19 @@ def follow_if_open(uid: int, other_uid: int, score: float, *, take_id: bool = Fa
         keys.muted_by(other_uid),
         keys.profile_timeline(other_uid),
     ]
+    args: list[object] = [uid, other_uid, repr(score), len(FIELDS), *FIELDS]
     if take_id:
         call_keys.append(keys.NOTIFICATION_ID_COUNTER)
-    reply = run("follow_pair", call_keys, [uid, other_uid, repr(score), *FIELDS])
+        if tail is not None:
+            rest = tail()
+            call_keys += [*feed_keys(other_uid), rest.active_key]
+            args += [rest.channel, rest.event, rest.active_ttl]
+            if rest.notification:
+                payload_before, payload_after, event_before, event_after = rest.notification
+                args += ["1", payload_before, payload_after, limits.MAX_NOTIFICATIONS, event_before, event_after]
+            else:
+                args.append("0")
+    reply = run("follow_pair", call_keys, args)
     mine, theirs = _as_dict(reply[0], uid), _as_dict(reply[1], other_uid)
     blocked, mine_mutes, theirs_mutes, mine_follows, theirs_follows, written = (int(value) for value in reply[2:8])
     relations = Relations(
@@ -76,7 +110,7 @@ def follow_if_open(uid: int, other_uid: int, score: float, *, take_id: bool = Fa
     follow = None
     if written:
         follow = Follow(int(reply[8]), int(reply[9]), int(reply[10]) if take_id else None)
-    return PairFollow({uid: mine, other_uid: theirs}, relations, follow, int(reply[11]))
+    return PairFollow({uid: mine, other_uid: theirs}, relations, follow, int(reply[11]), bool(int(reply[12])))
 
 
 def _as_dict(values: list[str | None] | int, uid: int) -> dict[str, str]:

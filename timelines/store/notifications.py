@@ -12,7 +12,8 @@ from timelines import keys, limits
 from timelines.store.lua import script as _script
 
 
-def _feed_keys(uid: int) -> list[str]:
+def feed_keys(uid: int) -> list[str]:
+    """The keys of ``uid``'s feed as ``add_notification.lua`` takes them: the feed, the read mark, the count."""
     return [keys.notifications(uid), keys.notifications_read(uid), keys.notifications_unread(uid)]
 
 
@@ -34,9 +35,9 @@ def add(
     round trip of its own, and it cannot go out for a notification that failed."""
     args: list[object] = [notification_id, payload, limits.MAX_NOTIFICATIONS, *(event or ())]
     if pipe is not None:
-        pipe.script("add_notification", _feed_keys(uid), args)
+        pipe.script("add_notification", feed_keys(uid), args)
         return None
-    return int(_script("add_notification")(keys=_feed_keys(uid), args=args))
+    return int(_script("add_notification")(keys=feed_keys(uid), args=args))
 
 
 def page_and_mark(uid: int, *, max_id: int | None, count: int) -> tuple[list[str], int]:
@@ -62,7 +63,7 @@ def remove(uid: int, payloads: list[str]) -> None:
 
 def recount_unread(uid: int) -> int:
     """Recount (and store) ``uid``'s unread notifications after some were removed."""
-    return int(_script("unread_notifications")(keys=_feed_keys(uid)))
+    return int(_script("unread_notifications")(keys=feed_keys(uid)))
 
 
 def unread(uid: int) -> int:
@@ -71,13 +72,13 @@ def unread(uid: int) -> int:
 
 def mark_read(uid: int, up_to: int = 0) -> int:
     """Mark ``uid``'s notifications read (those up to the id ``up_to``, or all); the read mark. One script."""
-    return int(_script("mark_notifications_read")(keys=_feed_keys(uid), args=[up_to]))
+    return int(_script("mark_notifications_read")(keys=feed_keys(uid), args=[up_to]))
 
 
 def remove_by_id(uid: int, notification_id: int = 0) -> int:
     """Remove one notification of ``uid`` (or, with 0, all of them), keeping the unread count exact; how many
     went. One script."""
-    return int(_script("remove_notifications")(keys=_feed_keys(uid), args=[notification_id]))
+    return int(_script("remove_notifications")(keys=feed_keys(uid), args=[notification_id]))
 
 
 def read_mark(uid: int) -> int:

@@ -32,9 +32,14 @@ def count(
         pipe.incr(key)
         pipe.expire(key, TTL_SECONDS)
     if active_uid is not None and day is not None:
-        key = keys.stat("active", day)
+        key = active_key(day)
         pipe.pfadd(key, active_uid)
         pipe.expire(key, TTL_SECONDS)
+
+
+def active_key(day: str) -> str:
+    """The HyperLogLog of the users active on ``day`` (kept ``TTL_SECONDS``)."""
+    return keys.stat("active", day)
 
 
 def read(name: str, buckets: Sequence[str]) -> list[int]:

@@ -5,18 +5,23 @@ and both publish their live events."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from socialsite.redis_client import is_cluster
-from timelines import selectors, services
+from socialsite.redis_client import get_redis, is_cluster
+from timelines import events, keys, selectors, services
+from timelines.selectors import dashboard
 from timelines.services.notifications import FOLLOW
-from timelines.tests.helpers import home_timeline_of, redis_traffic
+from timelines.tests.helpers import home_timeline_of, next_message, redis_traffic
 
 # The book's follow or unfollow: ZSCORE following:{uid}, then a transaction for the graph and the profile, then
 # one for the counters and the home.
 BOOK_FOLLOW_ROUND_TRIPS = 3
 # A follow: the read with the graph's writes (one script), then the copy, the notification and the events.
 FOLLOW_ROUND_TRIPS = 2
+# A follow between plain accounts (no flag, block or mute) of one with nothing to copy: one script does it all.
+PLAIN_FOLLOW_ROUND_TRIPS = 1
 # An unfollow of an account whose posts the home does not hold: one script (no refill to queue).
 UNFOLLOW_ROUND_TRIPS = 1
 
@@ -80,3 +85,40 @@ def test_following_an_account_without_posts_still_notifies_and_later_posts_arriv
     assert [notification.kind for notification in selectors.get_notifications(uid=bob)] == [FOLLOW]
     first = services.post_status(uid=bob, message="my first post")
     assert home_timeline_of(alice)[0] == first
+
+
+@pytest.mark.django_db
+def test_a_follow_of_an_account_without_posts_is_one_round_trip_with_its_notification_and_events(alice, bob, carol):
+    _warm_up(carol, alice)
+    active_before = dashboard.get_activity().active.values[-1]
+    pubsub = get_redis().pubsub()
+    pubsub.subscribe(keys.STREAM_CHANNEL)
+    try:
+        with redis_traffic() as traffic:
+            assert services.follow_user(uid=alice, other_uid=bob) is True
+        published = [json.loads(next_message(pubsub)["data"]) for _ in range(2)]
+    finally:
+        pubsub.close()
+
+    assert selectors.get_user(uid=bob).followers == 1
+    [notification] = selectors.get_notifications(uid=bob)
+    assert (notification.kind, notification.actor.id) == (FOLLOW, alice)
+    assert selectors.get_unread_count(uid=bob) == 1
+    assert [(event["type"], event.get("unread")) for event in published] == [
+        (events.NOTIFICATION_CREATED, 1),
+        (events.RELATIONS_CHANGED, None),
+    ]
+    assert dashboard.get_activity().active.values[-1] == active_before + 1  # alice counts as active today
+    if is_cluster():
+        pytest.skip("on a cluster the read, the graph and the rest are round trips of their own (keys span slots)")
+    assert traffic["round_trips"] == PLAIN_FOLLOW_ROUND_TRIPS
+
+
+@pytest.mark.django_db
+def test_a_follow_by_a_muted_account_is_not_notified_in_one_round_trip_or_two(alice, bob):
+    services.mute_user(uid=bob, other_uid=alice)
+
+    assert services.follow_user(uid=alice, other_uid=bob) is True
+
+    assert selectors.get_user(uid=bob).followers == 1
+    assert selectors.get_notifications(uid=bob) == []

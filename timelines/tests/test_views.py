@@ -45,6 +45,7 @@ def test_sign_up_post_and_see_it_on_home_and_profile():
     profile = Client().get("/@dora")
     assert profile.status_code == 200 and b"hello from the browser" in profile.content
 
+
 def test_a_display_name_left_empty_at_sign_up_is_the_username():
     client = Client()
     page = client.get("/accounts/signup/").content.decode()
@@ -56,7 +57,6 @@ def test_a_display_name_left_empty_at_sign_up_is_the_username():
     response = Client().post("/accounts/signup/", {"username": "no spaces", "name": "", "password1": PASSWORD})
     assert response.status_code == 400
     assert response.context["form"].errors.keys() == {"username"}
-
 
 
 def test_log_in_is_case_insensitive_and_log_out_needs_a_post():

@@ -16,16 +16,29 @@
 -- KEYS[9]  muted_by:{y}      ZSET
 -- KEYS[10] profile:{y}       ZSET, only counted: a follow of an account with no statuses has nothing to copy
 -- KEYS[11] optional: notification:id: (keys.NOTIFICATION_ID_COUNTER), INCR'd when the follow is written
+-- KEYS[12..15] with the tail below: notifications:{y}, notifications:read:{y}, notifications:unread:{y} (the
+--          followee's feed, as add_notification.lua takes it) and the day's stats:{stats}:active:<day> HLL
 -- ARGV[1]  x, the follower's uid
 -- ARGV[2]  y, the followee's uid
 -- ARGV[3]  score (time of following); an existing member keeps its original time
--- ARGV[4..]  the fields of user:{x} and user:{y} to read (HMGET; the account flags and "domain")
+-- ARGV[4]  n, how many field names follow
+-- ARGV[5..4+n]  the fields of user:{x} and user:{y} to read (HMGET; the account flags and "domain")
+-- ARGV[5+n..] optional, "the tail": the rest of a new follow, as the caller prepared it for the plain case (no
+--          field set on either user, no block, no mute either way, neither following the other before, nothing
+--          in profile:{y} to copy), done here only when what was read is that case: the event channel, the
+--          follow's event, the TTL of the active-users HLL (x is added to it), "1" if y is to be notified (then:
+--          the notification's JSON before its id and after it, how many notifications a feed keeps, and the
+--          notification event's JSON before the unread count and after it; see notification_feed.lua)
 -- returns  {user:{x}'s fields as HMGET gives them, or 0 when it does not exist, user:{y}'s likewise, 1 if either
 --           blocks the other, 1 if x mutes y,
 --           1 if y mutes x, 1 if x follows y, 1 if y follows x (all read before any write), 1 if the follow
 --           was written, graph_add's reply for x's side, for y's side (1 added, 0 already), the notification id
---           taken (0: none), how many statuses profile:{y} holds (0 when nothing was written)}
-local names = {unpack(ARGV, 4)}
+--           taken (0: none), how many statuses profile:{y} holds (0 when nothing was written), 1 if the tail
+--           was done}
+-- include: notification_feed
+local count = tonumber(ARGV[4])
+local names = {unpack(ARGV, 5, 4 + count)}
+local tail = 5 + count
 local mine, theirs = 0, 0
 if redis.call('EXISTS', KEYS[1]) == 1 then
   mine = redis.call('HMGET', KEYS[1], unpack(names))
@@ -34,7 +47,7 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
   theirs = redis.call('HMGET', KEYS[2], unpack(names))
 end
 if mine == 0 or theirs == 0 then
-  return {mine, theirs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+  return {mine, theirs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 end
 local function holds(key, member)
   if redis.call('ZSCORE', key, member) then
@@ -45,7 +58,7 @@ end
 local blocked = math.max(holds(KEYS[6], ARGV[2]), holds(KEYS[7], ARGV[1]))
 local reply = {
   mine, theirs, blocked, holds(KEYS[9], ARGV[1]), holds(KEYS[8], ARGV[2]), holds(KEYS[4], ARGV[1]),
-  holds(KEYS[5], ARGV[2]), 0, 0, 0, 0, 0,
+  holds(KEYS[5], ARGV[2]), 0, 0, 0, 0, 0, 0,
 }
 if blocked == 1 then
   return reply
@@ -66,4 +79,27 @@ if KEYS[11] then
   reply[11] = redis.call('INCR', KEYS[11])
 end
 reply[12] = redis.call('ZCARD', KEYS[10])
+if not ARGV[tail] or not KEYS[11] or reply[9] == 0 or reply[12] > 0 then
+  return reply
+end
+for index = 3, 7 do
+  if reply[index] ~= 0 then
+    return reply
+  end
+end
+for index = 1, count do
+  if (mine[index] and mine[index] ~= '') or (theirs[index] and theirs[index] ~= '') then
+    return reply
+  end
+end
+if ARGV[tail + 3] == '1' then
+  add_notification(
+    KEYS[12], KEYS[13], KEYS[14], reply[11], ARGV[tail + 4] .. reply[11] .. ARGV[tail + 5], ARGV[tail + 6],
+    ARGV[tail], ARGV[tail + 7], ARGV[tail + 8]
+  )
+end
+redis.call('PFADD', KEYS[15], ARGV[1])
+redis.call('EXPIRE', KEYS[15], ARGV[tail + 2])
+redis.call('PUBLISH', ARGV[tail], ARGV[tail + 1])
+reply[13] = 1
 return reply
