@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 
 from timelines import events, exceptions, hooks, keys, queue, store
 from timelines.services.activity import active_counter, record_active
-from timelines.services.author_copies import copy_author, finish_follow_copy, prepare_follow_copy
+from timelines.services.author_copies import FollowCopy, copy_author, finish_follow_copy, prepare_follow_copy
 from timelines.services.notifications import FOLLOW, FOLLOW_REQUEST, notify, prepare_notification
 from timelines.services.publishing import publish
 
@@ -40,12 +41,16 @@ def follow_user(*, uid: int, other_uid: int) -> bool | str:
     # On one server the read and, when nothing read stands in its way, the follow itself are one script: both
     # users' hashes (their existence, the followee's domain) and the relations both ways (the follow's checks and
     # copy need the follower's side, its notification the followee's). On a cluster the read is its own round trip.
-    # A new follow between two plain accounts (no flags, no block or mute, the followee with nothing to copy),
-    # the usual case, is done whole in that script: its notification, activity and event are prepared here.
+    # A new follow between two plain accounts (no flags, no block or mute either way), the usual case, is done
+    # whole in that script: its copy, notification, activity and event are prepared here for that case.
+    plain = _plain_follow(uid, other_uid, now) if store.follow_pairs.in_one_step() else None
     pair = store.follow_pairs.follow_if_open(
-        uid, other_uid, now, take_id=True, tail=lambda: _plain_tail(uid, other_uid, now)
+        uid, other_uid, now, take_id=True, tail=None if plain is None else plain.tail
     )
-    if pair is not None and pair.tail_done:
+    if plain is not None and pair is not None and pair.tail_done:
+        if plain.copy is not None and pair.copied is not None:
+            # The statuses the policy judges one by one (a round trip only when there are any).
+            finish_follow_copy(author=other_uid, uid=uid, prepared=plain.copy, reply=pair.copied)
         return True
     if pair is None:
         hashes: dict[int, dict[str, str]] = {}
@@ -159,24 +164,36 @@ def _after_follow(
     return True
 
 
-def _plain_tail(uid: int, other_uid: int, now: float) -> store.follow_pairs.FollowTail:
-    """What ``_last_batch`` would send after a new follow between plain accounts, for the follow's own script: the
-    notification judged by the relations of that case (nothing stands between the two, ``uid`` now follows
-    ``other_uid``), the day's activity and the event."""
+@dataclass(frozen=True, slots=True)
+class _PlainFollow:
+    """The rest of a new follow prepared for the plain case: what the follow's script does (``tail``), and the
+    copy that finishes from its reply."""
+
+    tail: store.follow_pairs.FollowTail
+    copy: FollowCopy | None
+
+
+def _plain_follow(uid: int, other_uid: int, now: float) -> _PlainFollow:
+    """What ``_after_follow`` would do after a new follow between plain accounts, for the follow's own script:
+    the copy and the notification judged by the relations of that case (nothing stands between the two,
+    ``uid`` now follows ``other_uid``), the day's activity and the event."""
     plain = store.privacy.Relations(
         flags={uid: frozenset(), other_uid: frozenset()},
         blocked=frozenset(),
         muted=frozenset(),
         follows=frozenset({(uid, other_uid)}),
     )
+    copy = prepare_follow_copy(author=other_uid, uid=uid, score=now, relations=plain, publishes=True)
     active_key, active_ttl = active_counter(when=now)
-    return store.follow_pairs.FollowTail(
+    tail = store.follow_pairs.FollowTail(
         channel=keys.STREAM_CHANNEL,
         event=events.relations_changed(uid=uid, other=other_uid),
         active_key=active_key,
         active_ttl=active_ttl,
         notification=prepare_notification(recipient=other_uid, kind=FOLLOW, actor=uid, relations=plain),
+        copy=None if copy is None else copy.call,
     )
+    return _PlainFollow(tail, copy)
 
 
 def _last_batch(

@@ -79,6 +79,17 @@ def follow_copy_call(
     return name, [*call_keys, keys.following(uid)], [*args[:5], author, repr(score), channel, message, *args[5:]]
 
 
+def library_parts(call: Call) -> tuple[list[str], list[Any]]:
+    """A ``follow_copy_call``'s keys and arguments as a script that made the follow itself passes them on to the
+    library ``scripts/profile_copy.lua``: the timeline and ``keys.profile_held`` of the author, then the size,
+    the limit, ``copy_plain``, the status key, whether the held set answers, the event's channel and message, and
+    the policy's fields."""
+    _, call_keys, args = call
+    _owner, timeline, _profile, held, _following = call_keys
+    size, limit, copy_plain, status_key, indexed, _author, _score, channel, message, *names = args
+    return [timeline, held], [size, limit, copy_plain, status_key, indexed, channel, message, *names]
+
+
 def _call(
     guard_key: str, key: str, author: int, *, size: int, limit: int, copy_plain: bool, names: Sequence[str]
 ) -> Call:

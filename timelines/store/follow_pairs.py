@@ -11,13 +11,14 @@ See ``timelines.store`` for the rules every store module follows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from socialsite.redis_client import is_cluster
 from timelines import keys, limits
+from timelines.store.copies import library_parts
 from timelines.store.graph import Follow
-from timelines.store.lua import run
+from timelines.store.lua import Call, run
 from timelines.store.notifications import feed_keys
 from timelines.store.privacy import FLAGS, Relations
 
@@ -28,8 +29,9 @@ FIELDS = (*FLAGS, "domain")
 @dataclass(frozen=True, slots=True)
 class FollowTail:
     """The rest of a new follow, prepared for the plain case (neither user has a flag or a domain, no block or
-    mute either way, neither followed the other, the followee has no status to copy), which ``follow_if_open``
-    does with the follow when it reads that case: the followee's notification (``notification``: its JSON
+    mute either way, neither followed the other), which ``follow_if_open`` does with the follow when it reads
+    that case: the copy of the followee's statuses into the follower's home (``copy``; without it, only when the
+    followee has none), the followee's notification (``notification``: its JSON
     before the id the script takes and after it, and its event's text before the unread count and after it;
     None when the policy does not let the followee receive it), the follower counted in the day's active users
     (``active_key``, kept ``active_ttl`` seconds), and the follow's ``event`` on ``channel``."""
@@ -39,6 +41,7 @@ class FollowTail:
     active_key: str
     active_ttl: int
     notification: tuple[str, str, str, str] | None
+    copy: Call | None = None  # the copy of the followee's statuses (``copies.follow_copy_call``), when it has any
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,16 +57,22 @@ class PairFollow:
     follow: Follow | None
     followee_statuses: int = 0
     tail_done: bool = False  # the FollowTail was done with the follow
+    copied: Any = None  # then, when it copied: the copy's reply, as ``copies.copy_from_reply`` reads it
+
+
+def in_one_step() -> bool:
+    """Whether ``follow_if_open`` reads and writes (one server), so that a ``FollowTail`` is worth preparing."""
+    return not is_cluster()
 
 
 def follow_if_open(
-    uid: int, other_uid: int, score: float, *, take_id: bool = False, tail: Callable[[], FollowTail] | None = None
+    uid: int, other_uid: int, score: float, *, take_id: bool = False, tail: FollowTail | None = None
 ) -> PairFollow | None:
     """Read ``uid`` and ``other_uid`` and the relations between them, and make ``uid`` follow ``other_uid`` at
     ``score`` (both sides, as ``graph.add_follow``; with ``take_id`` a notification id is taken too) when both
     exist, neither blocks the other, and ``uid`` already follows or ``other_uid``'s hash holds neither
-    ``private`` nor ``domain``; then what ``tail()`` prepares (with ``take_id``; called on one server only)
-    when the follow is new and plain (``FollowTail``). One round trip on one server; None on a cluster, with
+    ``private`` nor ``domain``; then ``tail`` (with ``take_id``) when the follow is new and plain
+    (``FollowTail``). One round trip on one server; None on a cluster, with
     nothing read or written."""
     if is_cluster():
         return None
@@ -83,14 +92,17 @@ def follow_if_open(
     if take_id:
         call_keys.append(keys.NOTIFICATION_ID_COUNTER)
         if tail is not None:
-            rest = tail()
-            call_keys += [*feed_keys(other_uid), rest.active_key]
-            args += [rest.channel, rest.event, rest.active_ttl]
-            if rest.notification:
-                payload_before, payload_after, event_before, event_after = rest.notification
+            call_keys += [*feed_keys(other_uid), tail.active_key]
+            args += [tail.channel, tail.event, tail.active_ttl]
+            if tail.notification:
+                payload_before, payload_after, event_before, event_after = tail.notification
                 args += ["1", payload_before, payload_after, limits.MAX_NOTIFICATIONS, event_before, event_after]
             else:
-                args.append("0")
+                args += ["0", "", "", "", "", ""]
+            if tail.copy is not None:
+                copy_keys, copy_args = library_parts(tail.copy)
+                call_keys += copy_keys
+                args += ["1", *copy_args]
     reply = run("follow_pair", call_keys, args)
     mine, theirs = _as_dict(reply[0], uid), _as_dict(reply[1], other_uid)
     blocked, mine_mutes, theirs_mutes, mine_follows, theirs_follows, written = (int(value) for value in reply[2:8])
@@ -110,7 +122,9 @@ def follow_if_open(
     follow = None
     if written:
         follow = Follow(int(reply[8]), int(reply[9]), int(reply[10]) if take_id else None)
-    return PairFollow({uid: mine, other_uid: theirs}, relations, follow, int(reply[11]), bool(int(reply[12])))
+    tail_done = bool(int(reply[12]))
+    copied = reply[13] if tail_done and isinstance(reply[13], list) else None
+    return PairFollow({uid: mine, other_uid: theirs}, relations, follow, int(reply[11]), tail_done, copied)
 
 
 def _as_dict(values: list[str | None] | int, uid: int) -> dict[str, str]:
