@@ -40,7 +40,12 @@ def route(pattern: str, view, name: str):  # type: ignore[no-untyped-def]
     return re_path(rf"^{pattern}/?$", view, name=name)
 
 
+# Django tries the routes in order, and every pattern here is anchored and names a distinct path, so the order only
+# decides how many are tried first: the timelines clients poll lead (issue 20: the home's route came sixtieth).
 urlpatterns = [
+    route(r"api/v1/timelines/home", timelines.home, "home"),
+    route(r"api/v1/timelines/public", timelines.public, "public"),
+    route(rf"api/v1/timelines/tag/{ID.format('name')}", timelines.tag, "tag"),
     route(r"\.well-known/oauth-authorization-server", oauth.server_metadata, "server_metadata"),
     route(r"\.well-known/nodeinfo", discovery.nodeinfo_links, "nodeinfo_links"),
     route(r"nodeinfo/2\.0", discovery.nodeinfo, "nodeinfo"),
@@ -105,9 +110,6 @@ urlpatterns = [
     route(r"api/v1/conversations", conversations.index, "conversations"),
     route(rf"api/v1/conversations/{ID.format('conversation_id')}", conversations.remove, "conversation"),
     route(rf"api/v1/conversations/{ID.format('conversation_id')}/read", conversations.read, "conversation_read"),
-    route(r"api/v1/timelines/home", timelines.home, "home"),
-    route(r"api/v1/timelines/public", timelines.public, "public"),
-    route(rf"api/v1/timelines/tag/{ID.format('name')}", timelines.tag, "tag"),
     route(r"api/v1/notifications", notifications.index, "notifications"),
     route(r"api/v1/notifications/unread_count", notifications.unread_count, "unread_count"),
     route(r"api/v1/notifications/clear", notifications.clear, "clear_notifications"),
