@@ -6,7 +6,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from api.entities.common import absolute, avatar, html, iso, profile
+from api.entities.common import absolute, avatar, canonical, html, iso, profile
 from timelines import uris
 from timelines.records import User
 from timelines.selectors import Relationship
@@ -31,7 +31,7 @@ def account(request: HttpRequest, user: User) -> dict[str, Any]:
         "note": html(request, user.bio, user.bio_mentions) if user.bio else "",
         "url": url,
         # The canonical identity (timelines.uris: the configured domain, not this request's host).
-        "uri": uris.account_uri(user.login),
+        "uri": uris.account_uri(user.login, base=canonical(request)),
         "avatar": picture,
         "avatar_static": picture,
         "header": header,

@@ -12,7 +12,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import escape
 
-from timelines import text
+from timelines import text, uris
 from timelines.templatetags.status_text import LINK_REL
 from timelines.templatetags.timeline_format import profile_url, status_url
 
@@ -39,6 +39,16 @@ def base(request: HttpRequest) -> str:
     if found is None:
         found = request.build_absolute_uri("/")[:-1]
         request._api_base = found  # type: ignore[attr-defined]
+    return found
+
+
+def canonical(request: HttpRequest) -> str:
+    """The origin of local accounts' and statuses' URIs (``uris.origin``: from the settings, not the request's host),
+    read once per request."""
+    found = getattr(request, "_api_canonical", None)
+    if found is None:
+        found = uris.origin()
+        request._api_canonical = found  # type: ignore[attr-defined]
     return found
 
 

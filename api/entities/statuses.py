@@ -13,7 +13,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from api.entities.accounts import account
-from api.entities.common import html, iso, profile, status_page, tag_page
+from api.entities.common import canonical, html, iso, profile, status_page, tag_page
 from api.entities.media import media_attachment
 from timelines import selectors, uris, visibility
 from timelines.records import Status, StatusVersion, TimelineEntry, User
@@ -44,7 +44,7 @@ def _status(
     url = status.extra.get("url") or status_page(request, status.login, status.id)
     return {
         "id": str(status.id),
-        "uri": status.extra.get("uri") or uris.status_uri(status.login, status.id),
+        "uri": status.extra.get("uri") or uris.status_uri(status.login, status.id, base=canonical(request)),
         "url": url,
         "created_at": iso(status.posted),
         "edited_at": iso(status.edited_at) if status.edited_at is not None else None,
@@ -101,7 +101,7 @@ def _entry(
     return {
         **shown,
         "id": str(entry.repost_id),
-        "uri": uris.status_uri(reposter.login, entry.repost_id),
+        "uri": uris.status_uri(reposter.login, entry.repost_id, base=canonical(request)),
         "url": url,
         "created_at": iso(posted),
         "account": _account(request, reposter, accounts),
