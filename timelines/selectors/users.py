@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from timelines import exceptions, keys, store
 from timelines.records import User
+
+# Records built lately from user hashes: a client API page names some twenty people and names them again on the
+# next call, and building a User of its hash was a tenth of a home page's entity time. A User is frozen, so the
+# same record can serve every caller.
+USER_CACHE_SIZE = 4096
 
 
 def get_user(*, uid: int) -> User:
@@ -32,7 +39,14 @@ def get_user_by_login(*, login: str) -> User:
 
 def get_users(*, uids: list[int]) -> list[User]:
     """Users for ``uids`` in order, skipping unknown ones. One round trip."""
-    return [User.from_hash(fields) for fields in store.users.get_users(uids) if fields]
+    return [_user(tuple(fields.items())) for fields in store.users.get_users(uids) if fields]
+
+
+@lru_cache(maxsize=USER_CACHE_SIZE)
+def _user(fields: tuple[tuple[str, str], ...]) -> User:
+    # Keyed on the whole hash as just read, so a changed field (a count, a name, a suspension) is a new key: a
+    # record is reused only for the very same hash, never one read earlier.
+    return User.from_hash(dict(fields))
 
 
 def get_all_users() -> list[User]:
