@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from api.entities.common import _html
+from api.entities.common import html_at
 from federation import contexts, identities
 from media import capabilities
 from timelines import text
@@ -42,7 +42,7 @@ def person(user: User, *, public_key_pem: str) -> dict[str, Any]:
         "type": "Person",
         "preferredUsername": user.login,
         "name": user.name,
-        "summary": _html(base, user.bio, user.bio_mentions) if user.bio else "",
+        "summary": html_at(base, user.bio, user.bio_mentions) if user.bio else "",
         "url": uri,
         "inbox": identities.inbox(user.login),
         "outbox": identities.outbox(user.login),
@@ -137,7 +137,7 @@ def note(
         "id": uri,
         "type": "Note",
         "attributedTo": identities.actor(status.login),
-        "content": _html(base, status.message, status.mention_logins),
+        "content": html_at(base, status.message, status.mention_logins),
         "source": {"content": status.message, "mediaType": "text/plain"},
         "published": iso(status.posted),
         "url": uri,

@@ -62,7 +62,8 @@ def _tag_url_pattern() -> str:
 
 
 @lru_cache(maxsize=1)
-def _avatar_path() -> str:
+def avatar_path() -> str:
+    """The path of the default picture (``avatar``), for a caller that holds the origin already."""
     return static(DEFAULT_AVATAR)
 
 
@@ -80,18 +81,19 @@ def tag_page(request: HttpRequest, tag: str) -> str:
 
 def avatar(request: HttpRequest) -> str:
     """The generated default picture every account shows until the site stores pictures."""
-    return absolute(request, _avatar_path())
+    return absolute(request, avatar_path())
 
 
 def html(request: HttpRequest, message: str, known_logins: Iterable[str] = ()) -> str:
     """``message`` as Mastodon's HTML: paragraphs, ``<br>`` line breaks, links; everything else escaped.
     ``@login`` is a link only for ``known_logins`` (whom the post really mentions). Pages repeat the same posts,
     so the HTML is kept per (host, message, mentions)."""
-    return _html(base(request), message, tuple(known_logins))
+    return html_at(base(request), message, tuple(known_logins))
 
 
 @lru_cache(maxsize=4096)
-def _html(origin: str, message: str, known_logins: tuple[str, ...]) -> str:
+def html_at(origin: str, message: str, known_logins: tuple[str, ...]) -> str:
+    """``html`` for a caller that holds the request's origin (``base``) already."""
     known = {login.lower() for login in known_logins}
     paragraphs: list[str] = []
     for block in message.split("\n\n"):
