@@ -4,8 +4,9 @@ and rules as the site's buttons, settings page and sign-up form."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client, override_settings
+from django.test import Client, RequestFactory, override_settings
 
+from api.entities.accounts import account
 from api.tests.helpers import Api, person, register_app, token_for
 from timelines import selectors, services
 
@@ -173,3 +174,23 @@ def test_lists_are_the_persons_own(ada):
     other = Api(token_for("bob"))
     for path in (f"/api/v1/lists/{list_id}", f"/api/v1/timelines/list/{list_id}", f"/api/v1/lists/{list_id}/accounts"):
         assert other.get(path).status_code == 404
+
+
+def test_a_home_page_shows_its_authors_as_they_are_now(ada):
+    """The Account entities of a page are shaped from the people as read for that call: a new name and a new
+    follower show on the next read of the same page; what a caller does to an Account it got leaves the next
+    caller's whole."""
+    bob = person("bob")
+    services.follow_user(uid=ada.get("/api/v1/accounts/verify_credentials").json()["id"], other_uid=bob.uid)
+    services.post_status(uid=bob.uid, message="hello")
+    first = ada.get("/api/v1/timelines/home").json()[0]["account"]
+    request = RequestFactory().get("/api/v1/timelines/home")
+    shaped = account(request, selectors.get_user(uid=bob.uid))
+    shaped["fields"].append({"name": "edited", "value": "by a caller"})
+    shaped["display_name"] = "edited"
+    assert account(request, selectors.get_user(uid=bob.uid))["display_name"] == "Bob"
+    services.update_profile(uid=bob.uid, name="Bob Renamed")
+    services.follow_user(uid=person("cy").uid, other_uid=bob.uid)
+    now = ada.get("/api/v1/timelines/home").json()[0]["account"]
+    assert (now["display_name"], now["followers_count"]) == ("Bob Renamed", first["followers_count"] + 1)
+    assert now["fields"] == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from timelines import exceptions, keys, selectors, services, store
+from timelines.services import moderation
 
 
 def ids(statuses: list[dict]) -> list[int]:
@@ -73,3 +74,16 @@ def test_an_existing_user_with_an_empty_timeline_reads_as_empty(alice):
     assert selectors.get_status_messages(uid=alice) == []
     with pytest.raises(exceptions.UnknownUser):
         selectors.get_status_messages(uid=alice + 100)
+
+
+def test_people_read_again_show_their_changes_at_once(alice, bob):
+    """get_users reuses a record only for the very same hash: a new name, a follow's counts and a suspension
+    show on the next read, unknown users are skipped, and the order is the one asked for."""
+    before = {user.id: user for user in selectors.get_users(uids=[alice, bob])}
+    assert selectors.get_users(uids=[bob, alice]) == [before[bob], before[alice]]
+    services.update_profile(uid=alice, name="Alice Renamed")
+    services.follow_user(uid=bob, other_uid=alice)
+    moderation.suspend_user(uid=bob)
+    renamed, followed = selectors.get_users(uids=[alice, 999_999, bob])
+    assert (renamed.name, renamed.followers) == ("Alice Renamed", before[alice].followers + 1)
+    assert followed.following == before[bob].following + 1 and followed.suspended
