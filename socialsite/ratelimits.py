@@ -42,12 +42,15 @@ import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache as once
 from functools import wraps
 from typing import Any, Literal
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
 from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -162,6 +165,23 @@ def _value(request: HttpRequest, per: Per) -> str:
     return "ip:" + client_ip(request)
 
 
+@once
+def counters() -> BaseCache:
+    """The cache holding the counters, one for the process. ``django.core.cache.cache`` hands each context its own
+    backend, and the web server runs every request in a context of its own: each request built a django-redis
+    backend and a Redis client anew (their connection pool is shared), a tenth of a client API call's time in
+    the server (issue 20). django-redis' backend is safe to share between threads, as its Redis client is; built
+    with ``create_connection``, it is nobody's context's, so the end of a request never closes it."""
+    return caches.create_connection(DEFAULT_CACHE_ALIAS)
+
+
+@receiver(setting_changed)
+def _forget_counters(*, setting: str, **_: Any) -> None:
+    # A test pointing CACHES elsewhere (at a Redis of its own, or at one that is down) gets a backend built anew.
+    if setting == "CACHES":
+        counters.cache_clear()
+
+
 @dataclass
 class Attempt:
     """What one request took: a verdict per limit, and the counters to decrement to give the slots back."""
@@ -181,7 +201,7 @@ class Attempt:
         for key in keys:
             # ValueError: the window ended meanwhile, its counter is gone and there is nothing to give back.
             with contextlib.suppress(ValueError):
-                cache.decr(key)
+                counters().decr(key)
 
 
 def take(request: HttpRequest, *names: str) -> Attempt:
@@ -203,14 +223,15 @@ def take(request: HttpRequest, *names: str) -> Attempt:
         # INCR of an existing counter (one round trip: every request but a window's first); the window's first
         # request finds none and creates it with its expiry (SET NX, then INCR). With Redis down the cache raises
         # redis' ConnectionError and the site's 503 page answers: nothing gets by unlimited.
+        store = counters()
         try:
-            used = cache.incr(key)
+            used = store.incr(key)
         except ValueError:
-            cache.add(key, 0, timeout=timeout)
+            store.add(key, 0, timeout=timeout)
             try:
-                used = cache.incr(key)
+                used = store.incr(key)
             except ValueError:  # evicted between the two commands: start the window again
-                cache.add(key, 1, timeout=timeout)
+                store.add(key, 1, timeout=timeout)
                 used = 1
         attempt.keys.append(key)
         attempt.verdicts.append(Verdict(name=name, limit=count, count=used, reset_at=reset_at))
