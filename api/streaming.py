@@ -280,9 +280,7 @@ class UserStream(LivePage):
     person, origin and transport: another framing of the same person's notices (``api.direct_stream``). A
     WebSocket subscription runs it with its own ``transport`` (``api.websocket_streams``)."""
 
-    def __init__(
-        self, *, posts: bool = True, encoder: Callable[[int, Origin, Transport], Any] = _user_encoder
-    ) -> None:
+    def __init__(self, *, posts: bool = True, encoder: Callable[[int, Origin, Transport], Any] = _user_encoder) -> None:
         super().__init__(posts=posts)
         self.make_encoder = encoder
 
