@@ -114,6 +114,9 @@ class Record:
     writes: list[Write] = field(default_factory=list)
     # (follower, followee) -> every follow/unfollow attempted, in order: (operation, acknowledged)
     relations: dict[tuple[int, int], list[tuple[str, bool]]] = field(default_factory=dict)
+    # Pairs with a follow or unfollow on the way: the threads never send two at once for one pair, whose order of
+    # arrival would then be unknown (a follow sent last but run first would look lost behind its unfollow).
+    in_flight: set[tuple[int, int]] = field(default_factory=set)
     statuses: list[tuple[int, int]] = field(default_factory=list)  # (status id, author uid) acknowledged
 
     def note(self, operation: str, answer: Answer) -> None:
@@ -194,11 +197,19 @@ class Load:
                     record.writes.append(Write("like", person.uid, status_id, time.monotonic()))
         elif operation in ("follow", "unfollow"):
             path = f"/api/v1/accounts/{other.uid}/{operation}"
+            pair = (person.uid, other.uid)
             with record.lock:  # attempted before it is sent: an unanswered one makes the pair's state unknown
-                attempts = record.relations.setdefault((person.uid, other.uid), [])
+                if pair in record.in_flight:
+                    return
+                record.in_flight.add(pair)
+                attempts = record.relations.setdefault(pair, [])
                 attempts.append((operation, False))
                 index = len(attempts) - 1
-            answer = request(self.base, "POST", path, token=person.token)
+            try:
+                answer = request(self.base, "POST", path, token=person.token)
+            finally:
+                with record.lock:
+                    record.in_flight.discard(pair)
             record.note(operation, answer)
             if answer.error is None:
                 with record.lock:
