@@ -105,10 +105,13 @@ def test_a_follow_of_an_account_without_posts_is_one_round_trip_with_its_notific
     [notification] = selectors.get_notifications(uid=bob)
     assert (notification.kind, notification.actor.id) == (FOLLOW, alice)
     assert selectors.get_unread_count(uid=bob) == 1
-    assert [(event["type"], event.get("unread")) for event in published] == [
-        (events.NOTIFICATION_CREATED, 1),
-        (events.RELATIONS_CHANGED, None),
-    ]
+    found = [(event["type"], event.get("unread")) for event in published]
+    # On one server the script publishes them in this order; a cluster's nodes publish them in no set order.
+    assert found == [(events.NOTIFICATION_CREATED, 1), (events.RELATIONS_CHANGED, None)] or (
+        is_cluster()
+        and sorted(found, key=str)
+        == sorted([(events.NOTIFICATION_CREATED, 1), (events.RELATIONS_CHANGED, None)], key=str)
+    )
     assert dashboard.get_activity().active.values[-1] == active_before + 1  # alice counts as active today
     if is_cluster():
         pytest.skip("on a cluster the read, the graph and the rest are round trips of their own (keys span slots)")
