@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -155,3 +156,22 @@ def redis_traffic() -> Iterator[dict[str, int]]:
         AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
     # Minus the INFO that reads the counter; the earlier INFO was counted before `before` was taken.
     counts["commands"] = commands_processed() - before - len(redis_client.primaries())
+
+
+def settled_stream(pubsub) -> None:
+    """Subscribe ``pubsub`` to the event channel once every event published before has gone by, dropping those.
+    On a cluster a PUBLISH crosses the cluster bus from the node that ran it, so an earlier test's events (its uids
+    are this test's again) can still arrive: a marker published on every primary, on a channel of this call's own,
+    comes after everything that node published before (one link, in order)."""
+    marker = f"settle:{uuid.uuid4().hex}"
+    pubsub.subscribe(keys.STREAM_CHANNEL, marker)
+    servers = redis_client.primaries()
+    for server in servers:
+        server.publish(marker, "1")
+    pending = len(servers)
+    while pending:
+        message = next_message(pubsub)
+        assert message is not None, "the settle marker never came back"
+        if message["channel"] == marker:
+            pending -= 1
+    pubsub.unsubscribe(marker)

@@ -10,10 +10,10 @@ import json
 import pytest
 
 from socialsite.redis_client import get_redis, is_cluster
-from timelines import events, keys, selectors, services
+from timelines import events, selectors, services
 from timelines.selectors import dashboard
 from timelines.services.notifications import FOLLOW
-from timelines.tests.helpers import home_timeline_of, next_message, redis_traffic
+from timelines.tests.helpers import home_timeline_of, next_message, redis_traffic, settled_stream
 
 # The book's follow or unfollow: ZSCORE following:{uid}, then a transaction for the graph and the profile, then
 # one for the counters and the home.
@@ -93,7 +93,7 @@ def test_a_follow_of_an_account_without_posts_is_one_round_trip_with_its_notific
     _warm_up(carol, alice)
     active_before = dashboard.get_activity().active.values[-1]
     pubsub = get_redis().pubsub()
-    pubsub.subscribe(keys.STREAM_CHANNEL)
+    settled_stream(pubsub)
     try:
         with redis_traffic() as traffic:
             assert services.follow_user(uid=alice, other_uid=bob) is True

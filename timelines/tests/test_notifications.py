@@ -8,9 +8,9 @@ import threading
 import pytest
 
 from socialsite.redis_client import get_redis
-from timelines import events, keys, limits, selectors, services, text
+from timelines import events, limits, selectors, services, text
 from timelines.services import moderation
-from timelines.tests.helpers import next_message
+from timelines.tests.helpers import next_message, settled_stream
 
 
 def kinds(uid: int) -> list[tuple[str, str, int | None]]:
@@ -64,7 +64,7 @@ def test_reading_marks_everything_read_and_publishes_the_new_count(alice, bob):
     services.like_status(uid=bob, status_id=services.post_status(uid=alice, message="x"))
     assert selectors.get_unread_count(uid=alice) == 2
     pubsub = get_redis().pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(keys.STREAM_CHANNEL)
+    settled_stream(pubsub)
     try:
         services.mark_notifications_read(uid=alice)
         event = json.loads(next_message(pubsub)["data"])
@@ -79,7 +79,7 @@ def test_reading_marks_everything_read_and_publishes_the_new_count(alice, bob):
 
 def test_a_new_notification_publishes_the_recipients_unread_count(alice, bob):
     pubsub = get_redis().pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(keys.STREAM_CHANNEL)
+    settled_stream(pubsub)
     try:
         services.follow_user(uid=bob, other_uid=alice)
         # The follow's other event (relations.changed) may come first: on a cluster it is published on another
@@ -193,7 +193,7 @@ def test_a_post_notifies_at_most_max_mentions_people_the_first_ones_it_names(ali
 def test_each_notification_event_carries_the_unread_count_its_notification_made(alice, bob, carol):
     post = services.post_status(uid=alice, message="hello")
     pubsub = get_redis().pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(keys.STREAM_CHANNEL)
+    settled_stream(pubsub)
     try:
         services.like_status(uid=bob, status_id=post)
         services.follow_user(uid=carol, other_uid=alice)
