@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from media.tests import images
 from socialsite.tests.browser.conftest import screenshot_dir
-from socialsite.tests.browser.test_site import article, post_from, sign_up_in
+from socialsite.tests.browser.test_site import article, post_from, settled, sign_up_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -79,6 +79,7 @@ def test_an_edit_in_place_describes_removes_and_adds_images_and_the_history_show
 
     article(alice, "A picture to fix").get_by_role("button", name="Edit").click()
     form = alice.locator("form.edit-form")
+    settled(form.get_by_role("textbox", name="Edit your post"))
     kept = form.get_by_role("textbox", name="Describe this image")
     expect(kept).to_have_value("A flg")
     kept.fill("A flag")
@@ -96,6 +97,7 @@ def test_an_edit_in_place_describes_removes_and_adds_images_and_the_history_show
     expect(post.get_by_role("img", name="A green tile")).to_be_visible()
 
     post.get_by_role("button", name="Edit").click()
+    settled(form.get_by_role("textbox", name="Edit your post"))
     form.get_by_label("Remove image 1").check()
     form.get_by_role("button", name="Save").click()
     expect(form).to_have_count(0)

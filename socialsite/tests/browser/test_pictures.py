@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from media.tests import images
 from socialsite import testing
 from socialsite.tests.browser.conftest import screenshot_dir
-from socialsite.tests.browser.test_site import article, post_from, sign_up_in
+from socialsite.tests.browser.test_site import article, post_from, settled, sign_up_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -263,6 +263,7 @@ def test_a_reply_opened_under_a_post_carries_an_image(open_page: Callable[..., P
     post = article(alice, "Show me your desk")
     post.get_by_role("button", name="Reply").click()  # the reply box, swapped in under the post (htmx)
     reply = alice.locator("form.reply-form")
+    settled(reply.get_by_role("textbox", name="Your reply"))
     reply.get_by_label("Add images").set_input_files(picture_files(tmp_path)[1])
     reply.get_by_role("textbox", name="Describe this image").fill("A tidy green desk")
     reply.get_by_role("textbox", name="Your reply").fill("Here it is")

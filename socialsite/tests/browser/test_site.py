@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from accounts.services import sign_up
 from socialsite.tests.browser.conftest import PHONE, screenshot_dir
@@ -27,6 +27,14 @@ def sign_up_in(page: Page, login: str, name: str) -> None:
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
     expect(page.get_by_text(f"Logged in as @{login}")).to_be_visible()
+
+
+def settled(box: Locator) -> Locator:
+    """``box``, the text box of a form htmx just swapped in, once the swap has settled: htmx focuses it then (and
+    media.js sets up the form's images). Text typed into another field before that can land in ``box`` instead,
+    as Playwright's fill types into whatever holds the focus (a busy machine's settle came mid-fill once)."""
+    expect(box).to_be_focused()
+    return box
 
 
 def post_from(page: Page, message: str) -> None:
