@@ -19,15 +19,17 @@ Clients are made on first use, never at import time, and cached per process and 
 thread-safe and reset themselves after a fork (RQ forks a work-horse per job).
 
 The embedded Redis (no ``REDIS_URL``) is started on first use only where ``settings.EMBEDDED_REDIS_AUTOSTART``
-allows it: ``manage.py`` commands. The web server's processes never start it (``socialsite.asgi`` turns it
-off, and ``serve`` starts the server before the web server): starting a server runs a subprocess and waits,
-which must never happen on an event loop. Async clients never start it either.
+allows it: ``manage.py`` commands (RQ workers included), which check again at most once a second
+(``ENSURE_EVERY_SECONDS``) and start it again when it is down. The web server's processes never start it
+(``socialsite.asgi`` turns it off, and ``serve`` starts the server before the web server): starting a server runs
+a subprocess and waits, which must never happen on an event loop. Async clients never start it either.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 import weakref
 from pathlib import Path
 from typing import Any
@@ -58,7 +60,11 @@ HEALTH_CHECK_SECONDS = 30
 # promotion finds the new primary on its second try. More tries would not shorten the window, only hold requests.
 CLUSTER_RETRIES = 3
 
+# How often a process that may start the embedded Redis checks that it runs (``redis_url``).
+ENSURE_EVERY_SECONDS = 1.0
+
 _lock = threading.Lock()
+_ensured_at: dict[Path, float] = {}
 _clients: dict[tuple[str, bool], Any] = {}
 _async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, redis.asyncio.Redis]] = (
     weakref.WeakKeyDictionary()
@@ -67,9 +73,19 @@ _async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, r
 
 def redis_url() -> str:
     """The URL of the site's single Redis (jobs, cache; and the social data without a cluster), starting the
-    embedded server first where this process may."""
-    if settings.EMBEDDED_REDIS_DIR is not None and settings.EMBEDDED_REDIS_AUTOSTART:
-        embedded_redis.ensure_running(settings.EMBEDDED_REDIS_DIR, embedded_persistence())
+    embedded server first where this process may.
+
+    That check (a PING on a new connection, about 2 ms) is made at most every ``ENSURE_EVERY_SECONDS`` per
+    directory: every ``get_redis()`` of an RQ job or a ``manage.py`` command paid it, several times per job. In
+    between, a server that died answers as it does to the web processes (redis' ``ConnectionError``) until the
+    next check starts it again, or ``serve``'s supervisor does."""
+    directory = settings.EMBEDDED_REDIS_DIR
+    if directory is not None and settings.EMBEDDED_REDIS_AUTOSTART:
+        now = time.monotonic()
+        checked = _ensured_at.get(directory)
+        if checked is None or now - checked >= ENSURE_EVERY_SECONDS:
+            embedded_redis.ensure_running(directory, embedded_persistence())
+            _ensured_at[directory] = now
     return settings.REDIS_URL
 
 
@@ -246,6 +262,7 @@ def reset() -> None:
             client.close()
         _clients.clear()
     _async_clients.clear()
+    _ensured_at.clear()
 
 
 # Errors meaning "Redis is not there right now": pages answer 503 for these instead of a traceback.

@@ -239,3 +239,28 @@ def test_a_server_that_runs_but_does_not_answer_yet_is_waited_for_not_started_tw
     assert embedded_redis.is_running(server_dir)
     servers = subprocess.run(["pgrep", "-f", "-a", "redis-server"], capture_output=True, text=True).stdout
     assert servers.count(str(embedded_redis.socket_path(server_dir))) <= 1 and str(first) in servers
+
+
+def test_a_command_checks_that_the_server_runs_once_a_second_not_on_every_call(server_dir, settings, monkeypatch):
+    """A ``manage.py`` process (an RQ worker) may start the embedded Redis. It used to check that the server runs
+    on every ``get_redis()``, a new connection each time, several per job; now once per ``ENSURE_EVERY_SECONDS``,
+    and a server found down is still started again."""
+    settings.EMBEDDED_REDIS_DIR = server_dir
+    settings.EMBEDDED_REDIS_AUTOSTART = True
+    settings.REDIS_URL = embedded_redis.socket_url(server_dir)
+    redis_client.reset()
+    try:
+        redis_client.get_redis().ping()  # the first call starts the server
+        before = int(redis_client.get_redis().info("stats")["total_connections_received"])
+        for _ in range(50):
+            redis_client.get_redis().ping()
+        after = int(redis_client.get_redis().info("stats")["total_connections_received"])
+        assert after - before <= 2, f"{after - before} connections for 50 calls"
+
+        first = embedded_redis.pid(server_dir)
+        embedded_redis.stop(server_dir)
+        monkeypatch.setattr(redis_client, "ENSURE_EVERY_SECONDS", 0.0)  # the next check is due
+        assert redis_client.get_redis().ping() is True
+        assert embedded_redis.pid(server_dir) not in (None, first)
+    finally:
+        redis_client.reset()
