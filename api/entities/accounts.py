@@ -20,8 +20,8 @@ ACCOUNT_CACHE_SIZE = 4096
 
 
 def account(request: HttpRequest, user: User) -> dict[str, Any]:
-    """Mastodon's Account of ``user``: a dict (and lists) of the caller's own, copied from the one shaped for this
-    record."""
+    """Mastodon's Account of ``user``: a dict of the caller's own, copied from the one shaped for this record, with
+    its lists (``emojis``, ``fields``, ``roles``) made here, so no caller's change reaches the shared one."""
     return {**_account(user, base(request), canonical(request)), "emojis": [], "fields": [], "roles": []}
 
 
@@ -55,9 +55,6 @@ def _account(user: User, origin: str, canonical_origin: str) -> dict[str, Any]:
         "following_count": user.following_count,
         "statuses_count": user.posts_count,
         "last_status_at": None,
-        "emojis": [],
-        "fields": [],
-        "roles": [],
     }
 
 
